@@ -1,0 +1,102 @@
+// JSON dump of the plan IR (`planlint parse FILE --dump json`), built with nlohmann-json.
+#include <nlohmann/json.hpp>
+
+#include "plan/dump.hpp"
+
+namespace planlint::plan {
+namespace {
+
+using nlohmann::json;
+
+json refs_json(const std::vector<AttributeRef>& refs) {
+  json a = json::array();
+  for (const auto& r : refs) a.push_back(r.text());
+  return a;
+}
+
+json node_json(const PlanNode& n) {
+  json j{{"name", n.name},
+         {"kind", to_string(n.kind)},
+         {"line", n.span.line},
+         {"column", n.span.column},
+         {"args", n.args}};
+  if (n.codegen_stage) j["codegen_stage"] = *n.codegen_stage;
+  if (n.operator_id) j["operator_id"] = *n.operator_id;
+  if (n.aqe_role != AqeRole::none) j["aqe_plan"] = to_string(n.aqe_role);
+  if (!n.details.empty()) {
+    json d = json::array();
+    for (const auto& [k, v] : n.details) d.push_back({{"key", k}, {"value", v}});
+    j["details"] = d;
+  }
+  if (const auto* x = n.as<ExchangeInfo>()) {
+    j["exchange"] = {{"partitioning", to_string(x->partitioning)}, {"keys", x->keys}, {"key_refs", refs_json(x->key_refs)},
+                     {"origin", x->origin}};
+    if (x->num_partitions) j["exchange"]["num_partitions"] = *x->num_partitions;
+  } else if (const auto* jn = n.as<JoinInfo>()) {
+    j["join"] = {{"strategy", jn->strategy},   {"type", jn->join_type},     {"left_keys", jn->left_keys},
+                 {"right_keys", jn->right_keys}, {"condition", jn->condition}, {"build_side", jn->build_side}};
+  } else if (const auto* f = n.as<FilterInfo>()) {
+    j["filter"] = {{"condition", f->condition}, {"refs", refs_json(f->refs)}};
+  } else if (const auto* p = n.as<ProjectInfo>()) {
+    j["project"] = {{"list", p->list}};
+  } else if (const auto* a = n.as<AggregateInfo>()) {
+    j["aggregate"] = {{"keys", a->keys}, {"functions", a->functions}};
+  } else if (const auto* s = n.as<ScanInfo>()) {
+    j["scan"] = {{"format", s->format},
+                 {"table", s->table},
+                 {"output", refs_json(s->output)},
+                 {"pushed_filters", s->pushed_filters},
+                 {"partition_filters", s->partition_filters},
+                 {"data_filters", s->data_filters},
+                 {"read_schema", s->read_schema},
+                 {"location", s->location}};
+  } else if (const auto* py = n.as<PythonEvalInfo>()) {
+    j["python"] = {{"udfs", py->udf_names}, {"calls", py->udf_calls}, {"outputs", refs_json(py->outputs)}};
+  } else if (const auto* w = n.as<WindowInfo>()) {
+    j["window"] = {{"expressions", w->expressions}, {"partition_spec", w->partition_spec}, {"order_spec", w->order_spec}};
+  }
+  if (n.stats.size_in_bytes || n.stats.row_count) {
+    j["statistics"] = json::object();
+    if (n.stats.size_in_bytes) j["statistics"]["size_in_bytes"] = *n.stats.size_in_bytes;
+    if (n.stats.row_count) j["statistics"]["row_count"] = *n.stats.row_count;
+  }
+  if (!n.subqueries.empty()) {
+    json s = json::array();
+    for (const PlanNode* c : n.subqueries) s.push_back(node_json(*c));
+    j["subqueries"] = s;
+  }
+  if (!n.children.empty()) {
+    json c = json::array();
+    for (const PlanNode* ch : n.children) c.push_back(node_json(*ch));
+    j["children"] = c;
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string dump_json(const Document& doc) {
+  json plans = json::array();
+  for (const Plan& p : doc.plans) {
+    json sections = json::array();
+    for (const auto& s : p.sections) {
+      json roots = json::array();
+      for (const PlanNode* r : s.roots) roots.push_back(node_json(*r));
+      sections.push_back({{"section", to_string(s.section)}, {"header_line", s.header_line}, {"roots", roots}});
+    }
+    json subs = json::array();
+    for (const auto& [number, root] : p.subqueries)
+      subs.push_back({{"number", number}, {"hosted", root->parent != nullptr}, {"root", node_json(*root)}});
+    plans.push_back({{"first_line", p.first_line},
+                     {"formatted", p.formatted},
+                     {"sections", sections},
+                     {"subqueries", subs},
+                     {"photon_explanation", p.photon_explanation}});
+  }
+  json errors = json::array();
+  for (const auto& e : doc.errors) errors.push_back({{"line", e.line}, {"column", e.column}, {"message", e.message}});
+  json out{{"file", doc.path}, {"plans", plans}, {"errors", errors}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace planlint::plan

@@ -1,0 +1,280 @@
+// Runs the plan-line grammar over one line; actions sit on whole rules and only fill a LineRecord.
+#include "plan/line_reader.hpp"
+
+#include <charconv>
+
+#include "../../grammar/plan_args.hpp"
+#include "../../grammar/plan_line.hpp"
+
+namespace planlint::plan {
+namespace {
+
+namespace pegtl = tao::pegtl;
+namespace g = planlint::grammar;
+
+struct LineState {
+  const char* begin;
+  LineRecord& rec;
+};
+
+int to_int(std::string_view s) {
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{}) return -1;  // absurdly long digit runs are not numbers we trust
+  return v;
+}
+
+template <typename Rule>
+struct line_action : pegtl::nothing<Rule> {};
+
+template <>
+struct line_action<g::header_title> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.title = std::string_view(in.begin(), in.size());
+  }
+};
+template <>
+struct line_action<g::aqe_title> : line_action<g::header_title> {};
+
+template <>
+struct line_action<g::branch> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.branch_column = static_cast<int>(in.begin() - st.begin);
+    st.rec.content_column = st.rec.branch_column + 3;
+  }
+};
+
+template <>
+struct line_action<g::op_markers> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.content_column = static_cast<int>(in.begin() - st.begin);
+  }
+};
+
+template <>
+struct line_action<g::codegen_stage> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.codegen_stage = to_int(std::string_view(in.begin() + 2, in.size() - 4));
+  }
+};
+template <>
+struct line_action<g::codegen_star> {
+  template <typename In>
+  static void apply(const In& /*in*/, LineState& st) {
+    st.rec.codegen_stage = 0;  // in a codegen stage whose number is not printed
+  }
+};
+template <>
+struct line_action<g::fallback_mark> {
+  template <typename In>
+  static void apply(const In& /*in*/, LineState& st) {
+    st.rec.fallback = true;
+  }
+};
+template <>
+struct line_action<g::unresolved_mark> {
+  template <typename In>
+  static void apply(const In& /*in*/, LineState& st) {
+    st.rec.unresolved = true;
+  }
+};
+template <>
+struct line_action<g::op_name> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.name = std::string_view(in.begin(), in.size());
+    st.rec.name_column = static_cast<int>(in.begin() - st.begin);
+  }
+};
+template <>
+struct line_action<g::op_args> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    std::string_view a(in.begin(), in.size());
+    while (!a.empty() && (a.front() == ' ')) a.remove_prefix(1);
+    while (!a.empty() && (a.back() == ' ' || a.back() == '\t')) a.remove_suffix(1);
+    st.rec.args = a;
+  }
+};
+template <>
+struct line_action<g::operator_id> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.operator_id = to_int(std::string_view(in.begin(), in.size()));
+  }
+};
+template <>
+struct line_action<g::stage_statistics> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    std::string_view v(in.begin() + 2, in.size() - 2);
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    st.rec.statistics = v;
+  }
+};
+template <>
+struct line_action<g::details_id> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.number = to_int(std::string_view(in.begin(), in.size()));
+  }
+};
+template <>
+struct line_action<g::subquery_number> : line_action<g::details_id> {};
+template <>
+struct line_action<g::details_name> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.name = std::string_view(in.begin(), in.size());
+    st.rec.name_column = static_cast<int>(in.begin() - st.begin);
+  }
+};
+template <>
+struct line_action<g::codegen_id> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.codegen_id = to_int(std::string_view(in.begin(), in.size()));
+  }
+};
+template <>
+struct line_action<g::hosting_id> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.hosting_id = to_int(std::string_view(in.begin(), in.size()));
+  }
+};
+template <>
+struct line_action<g::hosting_expression> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.hosting_expression = std::string_view(in.begin(), in.size());
+  }
+};
+
+// Try one grammar on the line with a fresh record. Returns false when it does not match; a
+// committed rule that fails (must<>) turns the record into an error.
+template <typename Rule>
+bool try_rule(std::string_view line, LineKind kind, LineRecord& out) {
+  LineRecord rec;
+  LineState st{line.data(), rec};
+  pegtl::memory_input<pegtl::tracking_mode::lazy> in(line.data(), line.size(), "");
+  try {
+    if (!pegtl::parse<Rule, line_action, g::control>(in, st)) return false;
+    rec.kind = kind;
+  } catch (const pegtl::parse_error& e) {
+    rec = LineRecord{};
+    rec.kind = LineKind::error;
+    rec.error = std::string(e.message());
+    rec.error_column = e.positions().empty() ? 0 : static_cast<int>(e.positions().front().byte);
+  }
+  out = rec;
+  return true;
+}
+
+}  // namespace
+
+LineRecord read_plan_line(std::string_view line) {
+  LineRecord rec;
+  for (char c : line) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\t') {
+      rec.kind = LineKind::error;
+      rec.error = "unexpected control character in plan text";
+      rec.error_column = static_cast<int>(&c - line.data());
+      return rec;
+    }
+  }
+  if (try_rule<g::blank_line>(line, LineKind::blank, rec)) return rec;
+  if (try_rule<g::section_header>(line, LineKind::section_header, rec)) return rec;
+  if (!line.empty() && line.front() == '(' && try_rule<g::details_header>(line, LineKind::details_header, rec))
+    return rec;
+  if (line.rfind("Subquery:", 0) == 0 && try_rule<g::subquery_header>(line, LineKind::subquery_header, rec))
+    return rec;
+  if (try_rule<g::tree_line>(line, LineKind::tree_node, rec)) {
+    if (rec.kind == LineKind::tree_node && !rec.title.empty()) rec.kind = LineKind::aqe_header;
+    return rec;
+  }
+  if (try_rule<g::root_line>(line, LineKind::tree_node, rec)) return rec;
+  rec = LineRecord{};
+  rec.kind = LineKind::text;
+  return rec;
+}
+
+namespace {
+struct FieldState {
+  DetailsField f;
+};
+template <typename Rule>
+struct field_action : pegtl::nothing<Rule> {};
+template <>
+struct field_action<g::field_key> {
+  template <typename In>
+  static void apply(const In& in, FieldState& st) {
+    st.f.key = std::string_view(in.begin(), in.size());
+  }
+};
+template <>
+struct field_action<g::field_value> {
+  template <typename In>
+  static void apply(const In& in, FieldState& st) {
+    std::string_view v(in.begin(), in.size());
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    st.f.value = v;
+  }
+};
+
+template <typename Rule>
+struct ref_action : pegtl::nothing<Rule> {};
+struct RefState {
+  std::vector<AttributeRef> refs;
+  AttributeRef cur;
+};
+template <>
+struct ref_action<grammar::args::attr_name> {
+  template <typename In>
+  static void apply(const In& in, RefState& st) {
+    st.cur = AttributeRef{std::string(in.begin(), in.size()), {}, false};
+  }
+};
+template <>
+struct ref_action<grammar::args::attr_id> {
+  template <typename In>
+  static void apply(const In& in, RefState& st) {
+    st.cur.id.assign(in.begin(), in.size());
+  }
+};
+template <>
+struct ref_action<grammar::args::long_suffix> {
+  template <typename In>
+  static void apply(const In& /*in*/, RefState& st) {
+    st.cur.is_long = true;
+  }
+};
+template <>
+struct ref_action<grammar::args::attr_ref> {
+  template <typename In>
+  static void apply(const In& /*in*/, RefState& st) {
+    st.refs.push_back(st.cur);
+  }
+};
+}  // namespace
+
+std::optional<DetailsField> read_details_field(std::string_view line) {
+  FieldState st;
+  pegtl::memory_input<pegtl::tracking_mode::lazy> in(line.data(), line.size(), "");
+  if (!pegtl::parse<g::details_field, field_action>(in, st)) return std::nullopt;
+  return st.f;
+}
+
+std::vector<AttributeRef> scan_attribute_refs(std::string_view text) {
+  RefState st;
+  pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), "");
+  pegtl::parse<grammar::args::attr_scan, ref_action>(in, st);
+  return std::move(st.refs);
+}
+
+}  // namespace planlint::plan
