@@ -36,12 +36,13 @@ struct op_markers : pegtl::seq<pegtl::opt<pegtl::sor<codegen_stage, transformer_
 
 struct op_name : pegtl::seq<pegtl::ranges<'a', 'z', 'A', 'Z', '_'>,
                             pegtl::star<pegtl::ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '$', '$'>>> {};
-// Formatted mode ends a tree line with the operator's number: "Exchange (27)".
+// Formatted mode ends a tree line with the operator's number: "Exchange (27)", or "(unknown)" for
+// operators of an AQE initial plan that were never numbered.
 struct operator_id : digits {};
 // AQE query stages may append their runtime statistics: "ShuffleQueryStage (5), Statistics(sizeInBytes=3.4 EiB)".
 struct stage_statistics : pegtl::seq<TAO_PEGTL_STRING(", Statistics("), pegtl::star<pegtl::any>> {};
 struct operator_number
-    : pegtl::seq<pegtl::one<' '>, pegtl::one<'('>, operator_id, pegtl::one<')'>, pegtl::opt<stage_statistics>, spaces,
+    : pegtl::seq<pegtl::one<' '>, pegtl::one<'('>, pegtl::sor<operator_id, TAO_PEGTL_STRING("unknown")>, pegtl::one<')'>, pegtl::opt<stage_statistics>, spaces,
                  pegtl::eof> {};
 struct op_args : pegtl::star<pegtl::not_at<operator_number>, pegtl::any> {};
 struct node_text : pegtl::seq<op_markers, op_name, op_args, pegtl::opt<operator_number>, pegtl::eof> {};

@@ -179,12 +179,12 @@ bool try_rule(std::string_view line, LineKind kind, LineRecord& out) {
 
 LineRecord read_plan_line(std::string_view line) {
   LineRecord rec;
-  for (char c : line) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 && c != '\t') {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    auto u = static_cast<unsigned char>(line[i]);
+    if (u < 0x20 && u != '\t') {
       rec.kind = LineKind::error;
       rec.error = "unexpected control character in plan text";
-      rec.error_column = static_cast<int>(&c - line.data());
+      rec.error_column = static_cast<int>(i);
       return rec;
     }
   }

@@ -314,7 +314,13 @@ void parse_statistics(PlanNode& n) {
   std::string_view st = std::string_view(n.args).substr(pos);
   for (const auto& item : split_top_level(call_args(st))) {
     if (starts_with(item, "sizeInBytes=")) n.stats.size_in_bytes = parse_byte_size(std::string_view(item).substr(12));
-    if (starts_with(item, "rowCount=")) n.stats.row_count = to_int64(std::string_view(item).substr(9));
+    if (starts_with(item, "rowCount=")) {
+      // Large counts print in scientific notation: "rowCount=1.00E+5".
+      std::string v = item.substr(9);
+      char* end = nullptr;
+      double d = std::strtod(v.c_str(), &end);
+      if (end != v.c_str() && d >= 0 && d < 9.2e18) n.stats.row_count = static_cast<std::int64_t>(d);
+    }
   }
   std::string_view before = trim(std::string_view(n.args).substr(0, pos));
   if (!before.empty() && before.back() == ',') before.remove_suffix(1);

@@ -260,16 +260,12 @@ class Builder {
     stack_.push_back({owner, rec.branch_column, rec.content_column, aqe_role_of(rec.title), true});
   }
 
+  // TPC-DS simplified.txt: the root's first child is indented by spaces, without a branch.
+  // Only the next line decides, so that many roots in a row stay linear.
   bool looks_simplified() const {
-    bool indented = false;
-    for (std::size_t i = index_ + 1; i < lines_.size(); ++i) {
-      std::string_view s = lines_[i].text;
-      if (s.find_first_not_of(' ') == std::string_view::npos) break;
-      if (has_branch(s)) return false;
-      if (s.front() == '=' || (s.front() == '(' && !indented)) break;
-      if (s.front() == ' ') indented = true;
-    }
-    return indented;
+    if (index_ + 1 >= lines_.size()) return false;
+    std::string_view s = lines_[index_ + 1].text;
+    return s.size() > 2 && s[0] == ' ' && s.find_first_not_of(' ') != std::string_view::npos && !has_branch(s);
   }
 
   PlanNode* make_node(const SourceLine& l, const LineRecord& rec) {
