@@ -1,37 +1,199 @@
-// planlint command line: argument parsing with CLI11, dispatch to parse / lint / rules.
+// planlint command line: CLI11 parsing, input collection, lint, report, exit code (0 clean, 1 findings, 2 error).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "cli/commands.hpp"
+#include "lint/engine.hpp"
+#include "lint/report.hpp"
 #include "plan/dump.hpp"
+#include "plan/operator_fields.hpp"
 #include "plan/plan.hpp"
 
-int main(int argc, char** argv) {
-  CLI::App app{"planlint: find Spark performance problems in plan text"};
-  app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
-  auto* parse = app.add_subcommand("parse", "Parse a plan file and print its tree");
-  std::string file;
-  std::string dump = "text";
-  parse->add_option("FILE", file, "Plan file ('-' for stdin)")->required();
-  parse->add_option("--dump", dump, "Dump format")->check(CLI::IsMember({"text", "json"}))->expected(0, 1)->default_str("text");
-  CLI11_PARSE(app, argc, argv);
-  if (*parse) {
-    std::stringstream ss;
-    if (file == "-") {
-      ss << std::cin.rdbuf();
-    } else {
-      std::ifstream in(file, std::ios::binary);
-      if (!in) {
-        std::cerr << "planlint: error: " << file << ": cannot open\n";
-        return 2;
-      }
-      ss << in.rdbuf();
-    }
-    auto doc = planlint::plan::parse_document(ss.str(), file);
-    std::cout << (dump == "json" ? planlint::plan::dump_json(doc) : planlint::plan::dump_text(doc));
-    return doc.errors.empty() ? 0 : 1;
+namespace fs = std::filesystem;
+using namespace planlint;
+
+namespace {
+
+constexpr const char* kFooter = R"(Examples:
+  planlint plan.txt                     lint a saved df.explain(True) output
+  pbpaste | planlint - --stdin-filename q1.plan
+  planlint --format sarif -o planlint.sarif plans/
+  planlint --select redundant-shuffle,missing-broadcast plan.txt
+  planlint rules                        list every rule;  planlint rule NAME  prints its documentation
+
+Exit status: 0 no findings, 1 findings, 2 usage or I/O error.)";
+
+std::vector<std::string> split_commas(const std::vector<std::string>& in) {
+  std::vector<std::string> out;
+  for (const auto& s : in) {
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (!item.empty()) out.push_back(item);
   }
-  return 0;
+  return out;
+}
+
+bool is_plan_file(const fs::path& p) {
+  auto e = p.extension().string();
+  return e == ".txt" || e == ".plan" || e == ".explain";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"planlint: find Spark performance problems in query plans (explain output) before they cost money.\n"
+               "PATH is a plan file, a directory (searched for *.txt, *.plan, *.explain) or '-' for stdin."};
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
+
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output;
+  std::vector<std::string> select, ignore, extend_select;
+  std::string stdin_filename;
+  std::string color = "auto";
+  std::string threshold;
+  bool exit_zero = false, quiet = false, statistics = false;
+  app.add_option("PATH", paths, "Plan files or directories to lint ('-' reads stdin)");
+  app.add_option("--format", format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
+  app.add_option("--select", select, "Only these rules (ids, names or id prefixes; comma-separated; ALL)")
+      ->delimiter(',');
+  app.add_option("--extend-select", extend_select, "Add rules to the selection")->delimiter(',');
+  app.add_option("--ignore", ignore, "Skip these rules (ids, names or id prefixes)")->delimiter(',');
+  app.add_option("--stdin-filename", stdin_filename, "File name to report for input read from stdin");
+  app.add_option("--broadcast-threshold", threshold,
+                 "Size under which a join side counts as small for missing-broadcast (e.g. 10MB, 10485760)");
+  app.add_option("--color", color, "Colour in text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  app.add_flag("--exit-zero", exit_zero, "Exit 0 even when there are findings");
+  app.add_flag("-q,--quiet", quiet, "Print findings only, no summary line");
+  app.add_flag("--statistics", statistics, "Print the number of findings per rule instead of the findings");
+
+  auto* parse = app.add_subcommand("parse", "Parse a plan file and print its tree (for debugging and bug reports)");
+  std::string parse_file;
+  std::string dump = "text";
+  parse->add_option("FILE", parse_file, "Plan file ('-' for stdin)")->required();
+  parse->add_option("--dump", dump, "Tree dump format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+
+  auto* rules_cmd = app.add_subcommand("rules", "List every rule: id, name, fix availability and summary");
+  std::string rules_format = "text";
+  rules_cmd->add_option("--format", rules_format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  auto* rule_cmd = app.add_subcommand("rule", "Print the documentation of one rule");
+  std::string rule_name;
+  rule_cmd->add_option("RULE", rule_name, "Rule id or name")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  if (*parse) return cli::run_parse(parse_file, dump);
+  if (*rules_cmd) return cli::run_rules(rules_format);
+  if (*rule_cmd) return cli::run_rule(rule_name);
+
+  lint::LintOptions options;
+  options.select = split_commas(select);
+  options.extend_select = split_commas(extend_select);
+  options.ignore = split_commas(ignore);
+  for (const auto& s : lint::unknown_selectors(options)) {
+    std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
+    return 2;
+  }
+  if (!threshold.empty()) {
+    std::string t = threshold;
+    for (const char* u : {"KB", "MB", "GB", "TB"}) {
+      auto pos = t.find(u);
+      if (pos != std::string::npos && pos > 0 && t[pos - 1] != ' ') t.insert(pos, " ");
+    }
+    auto bytes = plan::parse_byte_size(t);
+    if (!bytes || *bytes < 0) {
+      std::cerr << "planlint: error: --broadcast-threshold: '" << threshold << "' is not a size (e.g. 10MB)\n";
+      return 2;
+    }
+    options.broadcast_threshold_bytes = *bytes;
+  }
+  if (paths.empty()) {
+    std::cerr << "planlint: error: no PATH given (use '-' to read stdin)\n" << app.help();
+    return 2;
+  }
+
+  std::vector<cli::Input> inputs;
+  bool io_error = false;
+  for (const auto& p : paths) {
+    if (p == "-") {
+      inputs.push_back({stdin_filename.empty() ? std::string("<stdin>") : stdin_filename, true});
+      continue;
+    }
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+           it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        const auto name = it->path().filename().string();
+        if (it->is_directory(ec) && (name == ".git" || name == "node_modules" || name == ".venv" || name == "venv")) {
+          it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file(ec) && is_plan_file(it->path())) found.push_back(it->path().string());
+      }
+      std::sort(found.begin(), found.end());
+      for (auto& f : found) inputs.push_back({std::move(f), false});
+    } else {
+      inputs.push_back({p, false});
+    }
+  }
+
+  std::vector<lint::FileResult> results = cli::lint_inputs(inputs, options);
+  std::size_t findings = 0;
+  for (const auto& r : results) {
+    findings += r.diagnostics.size();
+    if (!r.io_error.empty()) {
+      io_error = true;
+      std::cerr << "planlint: error: " << r.path << ": " << r.io_error << "\n";
+    }
+  }
+
+  lint::ReportOptions ro;
+  ro.tool_version = PLANLINT_VERSION;
+  bool tty = output.empty() && isatty(fileno(stdout)) != 0;
+  ro.color = color == "always" || (color == "auto" && tty && std::getenv("NO_COLOR") == nullptr);
+  std::string report;
+  if (statistics && format == "text") {
+    report = lint::render_statistics(results);
+  } else if (format == "json") {
+    report = lint::render_json(results, ro);
+  } else if (format == "sarif") {
+    report = lint::render_sarif(results, ro);
+  } else if (format == "github") {
+    report = lint::render_github(results, ro);
+  } else {
+    report = lint::render_text(results, ro);
+    if (!quiet) {
+      if (findings == 0)
+        report += "All checks passed.\n";
+      else
+        report += "Found " + std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
+                  std::to_string(results.size()) + (results.size() == 1 ? " file.\n" : " files.\n");
+    }
+  }
+  if (!cli::write_output(output, report)) return 2;
+  if (io_error) return 2;
+  return findings > 0 && !exit_zero ? 1 : 0;
 }

@@ -257,7 +257,10 @@ void parse_scan(PlanNode& n) {
   s.table = std::string(trim(head.substr(0, bracket)));
   if (bracket != std::string_view::npos) s.output = scan_attribute_refs(head.substr(bracket));
   if (const auto* o = n.detail("Output")) s.output = scan_attribute_refs(*o);
-  if (const auto* v = field("PushedFilters")) s.pushed_filters = split_list(*v);
+  if (const auto* v = field("PushedFilters")) {
+    s.pushed_filters = split_list(*v);
+    s.prints_pushed_filters = true;
+  }
   if (const auto* v = field("PartitionFilters")) s.partition_filters = split_list(*v);
   if (const auto* v = field("DataFilters")) s.data_filters = split_list(*v);
   if (const auto* v = field("ReadSchema")) s.read_schema = *v;
@@ -276,12 +279,18 @@ void parse_python_eval(PlanNode& n) {
   n.fields = std::move(p);
 }
 
+// "Window [exprs], [partition], [order]": Spark omits an empty list, so an order spec is told apart
+// from a partition spec by its sort directions.
 void parse_window(PlanNode& n) {
   WindowInfo w;
   auto items = split_top_level(arguments_of(n));
   if (!items.empty()) w.expressions = split_list(items[0]);
-  if (items.size() > 1) w.partition_spec = split_list(items[1]);
-  if (items.size() > 2) w.order_spec = split_list(items[2]);
+  for (std::size_t i = 1; i < items.size() && i < 3; ++i) {
+    auto list = split_list(items[i]);
+    bool ordered = !list.empty() && (list.front().find(" ASC") != std::string::npos ||
+                                     list.front().find(" DESC") != std::string::npos);
+    (ordered ? w.order_spec : w.partition_spec) = std::move(list);
+  }
   n.fields = std::move(w);
 }
 

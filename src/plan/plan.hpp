@@ -98,6 +98,7 @@ struct ScanInfo {
   std::vector<std::string> pushed_filters, partition_filters, data_filters;
   std::string read_schema;
   std::string location;
+  bool prints_pushed_filters = false;  // the scan reports PushedFilters at all
 };
 
 struct PythonEvalInfo {

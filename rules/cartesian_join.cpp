@@ -1,0 +1,81 @@
+// cartesian-join: CartesianProduct, or a BroadcastNestedLoopJoin without an equality condition.
+#include "lint/plan_context.hpp"
+#include "plan/line_reader.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+using plan::PlanNode;
+
+extern const RuleInfo kCartesianJoin{
+    "PL007", "cartesian-join", "Every row of one side is paired with every row of the other", Severity::warning,
+    FixAvailability::never,
+    R"md(## What it does
+Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no equality between the
+two sides (no condition at all, or only ranges, `OR`s and functions).
+
+## Why is this bad?
+The join compares `left rows × right rows` pairs: a million rows against a million rows is 10^12
+comparisons. Usually a join key was forgotten, a `crossJoin` was meant for a tiny table, or a range
+condition (`a.ts BETWEEN b.start AND b.end`) could be bucketed into an equi-join.
+
+## Example
+```plan
+== Physical Plan ==
+CartesianProduct
+:- *(1) LocalTableScan [a#1]
++- *(2) LocalTableScan [b#2]
+```
+Use instead (join on a key):
+```plan
+== Physical Plan ==
+*(1) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false
+:- *(1) LocalTableScan [a#1]
++- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, false]),false), [plan_id=9]
+   +- LocalTableScan [b#2]
+```
+
+## Fix safety
+Display-only: add the missing equality to the join condition (`df.join(other, "key")`), or bucket a
+range condition into an equi-join key first.
+
+## Options
+None.
+)md"};
+
+namespace {
+
+// An equality between two attributes somewhere among the AND-ed conjuncts.
+bool has_equi_condition(const std::string& condition) {
+  for (const auto& c : conjuncts(condition)) {
+    auto eq = c.find(" = ");
+    if (eq == std::string::npos || c.find(" OR ") != std::string::npos) continue;
+    if (!plan::scan_attribute_refs(c.substr(0, eq)).empty() && !plan::scan_attribute_refs(c.substr(eq + 3)).empty())
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_cartesian_join(PlanContext& ctx) {
+  for (const PlanNode* n : ctx.physical_nodes()) {
+    const auto* j = n->as<plan::JoinInfo>();
+    if (j == nullptr) continue;
+    if (j->strategy == "CartesianProduct") {
+      ctx.report(*n, "Cartesian product: the output is every pair of left and right rows", "Join on a key",
+                 "Add the join key: `left.join(right, on=\"key\")`; use `crossJoin` only with a tiny side.");
+    } else if (j->strategy == "BroadcastNestedLoopJoin" && !has_equi_condition(j->condition)) {
+      ctx.report(*n,
+                 j->condition.empty()
+                     ? "nested-loop join without a condition: every row meets every row of the broadcast side"
+                     : "nested-loop join without an equality (" + j->condition +
+                           "): every row is compared with every row of the broadcast side",
+                 "Join on a key",
+                 "Add an equality between the two sides to the join condition so Spark can hash-join, e.g. "
+                 "`left.join(right, (left.k == right.k) & (...))`.");
+    }
+  }
+}
+
+}  // namespace planlint::rules

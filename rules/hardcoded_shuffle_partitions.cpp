@@ -1,0 +1,65 @@
+// hardcoded-shuffle-partitions: shuffles with a fixed partition count in a plan without AQE.
+#include <fmt/format.h>
+
+#include "lint/plan_context.hpp"
+#include "lint/shuffle_counts.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kHardcodedShufflePartitions{
+    "PL005", "hardcoded-shuffle-partitions", "Shuffles use a fixed partition count that nothing adapts",
+    Severity::warning, FixAvailability::never,
+    R"md(## What it does
+Reports the first shuffle of a plan without AQE whose partition count is fixed (hash, range or
+round-robin partitioning with `n` partitions), and lists every count the plan uses. The count comes
+from `spark.sql.shuffle.partitions` (200 unless set) or from a `repartition(n)`.
+
+## Why is this bad?
+One number cannot fit every stage: 200 partitions of a 2 TB shuffle are 10 GB each and spill, while
+200 partitions of 50 MB are 200 tiny tasks of scheduling overhead. A rule of thumb is about 128 MB per
+partition, rounded to a multiple of the total executor cores:
+`partitions ≈ max(cores, shuffle bytes / 128 MB)`. AQE does this per stage at runtime.
+
+## Example
+```plan
+== Physical Plan ==
+*(2) HashAggregate(keys=[k#1], functions=[count(1)])
++- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=15]
+   +- *(1) HashAggregate(keys=[k#1], functions=[partial_count(1)])
+      +- *(1) LocalTableScan [k#1]
+```
+Use instead (AQE coalesces partitions at runtime):
+```plan
+== Physical Plan ==
+AdaptiveSparkPlan isFinalPlan=false
++- HashAggregate(keys=[k#1], functions=[count(1)])
+   +- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=15]
+      +- HashAggregate(keys=[k#1], functions=[partial_count(1)])
+         +- LocalTableScan [k#1]
+```
+
+## Fix safety
+Display-only: enable AQE (`spark.sql.adaptive.enabled=true`, with
+`spark.sql.adaptive.coalescePartitions.enabled`), or size `spark.sql.shuffle.partitions` from the
+shuffle volume instead of a constant.
+
+## Options
+None.
+)md"};
+
+void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
+  ShuffleCounts s = fixed_shuffles(ctx);
+  if (s.adaptive || s.exchanges.empty()) return;
+  ctx.report(*s.exchanges.front(),
+             fmt::format("{} shuffle{} with a fixed partition count ({}) and AQE off: size partitions at about "
+                         "128 MB each, a multiple of the executor core count",
+                         s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()),
+             "Let AQE size shuffle partitions",
+             "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")\n"
+             "# or: partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
+             "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+}
+
+}  // namespace planlint::rules

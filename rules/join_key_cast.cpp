@@ -1,0 +1,73 @@
+// join-key-cast: a join key wrapped in cast(...) on one side only.
+#include "lint/plan_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+using plan::PlanNode;
+
+extern const RuleInfo kJoinKeyCast{
+    "PL009", "join-key-cast", "Join keys have different types and one side is cast", Severity::warning,
+    FixAvailability::never,
+    R"md(## What it does
+Finds joins where a key is wrapped in `cast(...)` on one side and not on the other: the two columns
+have different types (say `int` and `bigint`, or `string` and `int`), so Spark converts one side row
+by row before hashing or sorting.
+
+## Why is this bad?
+The cast runs for every row, the casted key hides the column from partition pruning, bucketing and
+statistics, and a cast from string can turn bad values into `null` keys that silently drop rows.
+
+## Example
+```plan
+== Physical Plan ==
+*(3) SortMergeJoin [cast(id#1 as bigint)], [id#7L], Inner
+:- *(1) Sort [cast(id#1 as bigint) ASC NULLS FIRST], false, 0
+:  +- Exchange hashpartitioning(cast(id#1 as bigint), 200), ENSURE_REQUIREMENTS, [plan_id=10]
+:     +- LocalTableScan [id#1]
++- *(2) Sort [id#7L ASC NULLS FIRST], false, 0
+   +- Exchange hashpartitioning(id#7L, 200), ENSURE_REQUIREMENTS, [plan_id=11]
+      +- LocalTableScan [id#7L]
+```
+Use instead (both keys `bigint` in the schema):
+```plan
+== Physical Plan ==
+*(3) SortMergeJoin [id#1L], [id#7L], Inner
+:- *(1) Sort [id#1L ASC NULLS FIRST], false, 0
+:  +- Exchange hashpartitioning(id#1L, 200), ENSURE_REQUIREMENTS, [plan_id=10]
+:     +- LocalTableScan [id#1L]
++- *(2) Sort [id#7L ASC NULLS FIRST], false, 0
+   +- Exchange hashpartitioning(id#7L, 200), ENSURE_REQUIREMENTS, [plan_id=11]
+      +- LocalTableScan [id#7L]
+```
+
+## Fix safety
+Display-only: give the key columns the same type where the data is written or read (schema, or one
+`withColumn("id", col("id").cast("bigint"))` upstream of the join).
+
+## Options
+None.
+)md"};
+
+namespace {
+bool is_cast(const std::string& key) { return key.rfind("cast(", 0) == 0; }
+}  // namespace
+
+void check_join_key_cast(PlanContext& ctx) {
+  for (const PlanNode* n : ctx.physical_nodes()) {
+    const auto* j = n->as<plan::JoinInfo>();
+    if (j == nullptr || j->left_keys.size() != j->right_keys.size()) continue;
+    std::string pairs;
+    for (std::size_t i = 0; i < j->left_keys.size(); ++i) {
+      if (is_cast(j->left_keys[i]) == is_cast(j->right_keys[i])) continue;
+      pairs += (pairs.empty() ? "`" : ", `") + j->left_keys[i] + " = " + j->right_keys[i] + "`";
+    }
+    if (pairs.empty()) continue;
+    ctx.report(*n, "join key cast on one side only (" + pairs + "): the key columns have different types",
+               "Align the key types",
+               "Store or read both key columns with the same type, or cast once upstream: "
+               "`df = df.withColumn(\"key\", F.col(\"key\").cast(\"bigint\"))`.");
+  }
+}
+
+}  // namespace planlint::rules

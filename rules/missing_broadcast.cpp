@@ -1,0 +1,114 @@
+// missing-broadcast: a shuffle join (sort-merge or shuffled hash) where one side is known to be small.
+#include <fmt/format.h>
+
+#include "lint/plan_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+using plan::OpKind;
+using plan::PlanNode;
+
+extern const RuleInfo kMissingBroadcast{
+    "PL004", "missing-broadcast", "A small table is joined with a shuffle instead of a broadcast", Severity::warning,
+    FixAvailability::never,
+    R"md(## What it does
+Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small: its
+`Statistics(sizeInBytes=...)` is at or under the broadcast threshold, it is a `LocalTableScan`
+(data from the driver), or a `Range` of few rows. Only a side that the join type lets Spark broadcast
+counts (the right side of a left outer / semi / anti join, the left side of a right outer join, either
+side of an inner join). In an AQE plan that is not final, the join may still become a broadcast join
+at runtime: the finding says so and is reported as `info`.
+
+## Why is this bad?
+A shuffle join moves both sides across the network and sorts them. Broadcasting a small side sends it
+once to every executor and joins without shuffling the big side at all.
+
+## Example
+```plan
+== Physical Plan ==
+*(5) SortMergeJoin [id#0L], [id#4L], Inner
+:- *(2) Sort [id#0L ASC NULLS FIRST], false, 0
+:  +- Exchange hashpartitioning(id#0L, 200), ENSURE_REQUIREMENTS, [plan_id=20]
+:     +- *(1) Range (0, 100000000, step=1, splits=8)
++- *(4) Sort [id#4L ASC NULLS FIRST], false, 0
+   +- Exchange hashpartitioning(id#4L, 200), ENSURE_REQUIREMENTS, [plan_id=26]
+      +- *(3) LocalTableScan [id#4L, label#5]
+```
+Use instead (`big.join(broadcast(small), "id")`):
+```plan
+== Physical Plan ==
+*(2) BroadcastHashJoin [id#0L], [id#4L], Inner, BuildRight, false
+:- *(2) Range (0, 100000000, step=1, splits=8)
++- BroadcastExchange HashedRelationBroadcastMode(List(input[0, bigint, false]),false), [plan_id=30]
+   +- *(1) LocalTableScan [id#4L, label#5]
+```
+
+## Fix safety
+Display-only: wrap the small side in `broadcast(...)` (`from pyspark.sql.functions import broadcast`)
+or add a `/*+ BROADCAST(t) */` hint in SQL.
+
+## Options
+`broadcast-threshold` (bytes, default 10 MiB, as `spark.sql.autoBroadcastJoinThreshold`).
+)md"};
+
+namespace {
+
+struct SideSize {
+  bool small = false;
+  std::string why;
+};
+
+bool passes_to_source(const PlanNode& n) {
+  return is_pass_through(n) || n.kind == OpKind::shuffle_exchange;
+}
+
+SideSize side_size(const PlanNode* side, double threshold) {
+  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
+    if (n->stats.size_in_bytes) {
+      double b = *n->stats.size_in_bytes;
+      return {b <= threshold, fmt::format("its estimated size is {:.1f} KiB", b / 1024)};
+    }
+    if (n->kind == OpKind::local_table_scan) return {true, "it is a LocalTableScan (rows held by the driver)"};
+    if (n->kind == OpKind::range && n->stats.row_count) {
+      double b = static_cast<double>(*n->stats.row_count) * 8;
+      return {b <= threshold, fmt::format("it is a Range of {} rows", *n->stats.row_count)};
+    }
+    if (!passes_to_source(*n)) break;
+  }
+  return {};
+}
+
+}  // namespace
+
+void check_missing_broadcast(PlanContext& ctx) {
+  double threshold = ctx.options().broadcast_threshold_bytes;
+  for (const PlanNode* j : ctx.physical_nodes()) {
+    const auto* ji = j->as<plan::JoinInfo>();
+    if (ji == nullptr || j->children.size() != 2) continue;
+    if (ji->strategy != "SortMergeJoin" && ji->strategy != "ShuffledHashJoin") continue;
+    const std::string& t = ji->join_type;
+    bool left_ok = t == "Inner" || t == "Cross" || t == "RightOuter" || t.empty();
+    bool right_ok = t == "Inner" || t == "Cross" || t == "LeftOuter" || t == "LeftSemi" || t == "LeftAnti" ||
+                    t.rfind("ExistenceJoin", 0) == 0 || t.empty();
+    SideSize right = right_ok ? side_size(j->children[1], threshold) : SideSize{};
+    SideSize left = left_ok ? side_size(j->children[0], threshold) : SideSize{};
+    const char* which = right.small ? "right" : "left";
+    const SideSize& s = right.small ? right : left;
+    if (!s.small) continue;
+    AqeState aqe = aqe_state(*j);
+    std::string msg = fmt::format("{} shuffles both sides although the {} side is small ({})", ji->strategy, which,
+                                  s.why);
+    auto& d = ctx.report(*j, msg, "Broadcast the small side",
+                         fmt::format("Broadcast the {} side: `big.join(broadcast(small), on=..., how=\"{}\")` "
+                                     "(from pyspark.sql.functions import broadcast), or `/*+ BROADCAST(small) */` "
+                                     "in SQL.",
+                                     which, t.empty() ? "inner" : t));
+    if (aqe == AqeState::not_final) {
+      d.severity = Severity::info;
+      d.message += "; AQE may still switch this join to a broadcast at runtime (this plan is not final)";
+    }
+  }
+}
+
+}  // namespace planlint::rules

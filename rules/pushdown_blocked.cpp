@@ -1,0 +1,110 @@
+// pushdown-blocked: a Filter right above a file scan whose condition on scan columns was not pushed.
+#include <algorithm>
+#include <set>
+
+#include "lint/plan_context.hpp"
+#include "plan/line_reader.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+using plan::OpKind;
+using plan::PlanNode;
+
+extern const RuleInfo kPushdownBlocked{
+    "PL010", "pushdown-blocked", "A filter on scan columns did not reach the data source", Severity::warning,
+    FixAvailability::never,
+    R"md(## What it does
+Finds a `Filter` directly above a file scan (through codegen and columnar wrappers) with a condition
+on the scan's columns that appears neither in the scan's `PushedFilters` nor in its
+`PartitionFilters`. Runtime filters (dynamic pruning, bloom filters, subqueries) are not reported.
+
+## Why is this bad?
+Pushed filters let Parquet and ORC skip row groups and files using their min/max statistics, and
+partition filters skip whole directories. A predicate that wraps the column in a function, a cast or
+a UDF cannot be translated, so every row is read and decoded before being thrown away.
+
+## Example
+```plan
+== Physical Plan ==
+*(1) Filter (isnotnull(day#2) AND (cast(day#2 as string) = 2024-01-01))
++- *(1) ColumnarToRow
+   +- FileScan parquet db.events[id#1,day#2] Batched: true, DataFilters: [isnotnull(day#2), (cast(day#2 as string) = 2024-01-01)], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/events], PartitionFilters: [], PushedFilters: [IsNotNull(day)], ReadSchema: struct<id:int,day:date>
+```
+Use instead (compare the column with a literal of its own type):
+```plan
+== Physical Plan ==
+*(1) Filter (isnotnull(day#2) AND (day#2 = 2024-01-01))
++- *(1) ColumnarToRow
+   +- FileScan parquet db.events[id#1,day#2] Batched: true, DataFilters: [isnotnull(day#2), (day#2 = 2024-01-01)], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/events], PartitionFilters: [], PushedFilters: [IsNotNull(day), EqualTo(day,2024-01-01)], ReadSchema: struct<id:int,day:date>
+```
+
+## Fix safety
+Display-only: write the predicate on the bare column (`F.col("day") == F.lit(date(2024, 1, 1))`),
+move casts to the literal side, and replace UDF predicates with built-in expressions.
+
+## Options
+None.
+)md"};
+
+namespace {
+
+bool contains_word(std::string_view text, std::string_view word) {
+  auto is_id = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto pos = text.find(word); pos != std::string_view::npos; pos = text.find(word, pos + 1)) {
+    bool left = pos == 0 || !is_id(text[pos - 1]);
+    bool right = pos + word.size() >= text.size() || !is_id(text[pos + word.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+bool is_runtime_filter(const std::string& c) {
+  for (std::string_view m : {"dynamicpruning", "might_contain", "bloom_filter", "subquery", "Subquery"})
+    if (c.find(m) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+void check_pushdown_blocked(PlanContext& ctx) {
+  for (const PlanNode* f : ctx.physical_nodes()) {
+    const auto* fi = f->as<plan::FilterInfo>();
+    if (fi == nullptr || f->children.size() != 1) continue;
+    const PlanNode* scan = descend(f->children.front(), is_wrapper);
+    const auto* si = scan == nullptr ? nullptr : scan->as<plan::ScanInfo>();
+    if (si == nullptr || !si->prints_pushed_filters || si->output.empty()) continue;
+    std::vector<std::string> blocked;
+    for (const auto& c : conjuncts(fi->condition)) {
+      if (c.rfind("isnotnull(", 0) == 0 || is_runtime_filter(c)) continue;
+      auto refs = plan::scan_attribute_refs(c);
+      if (refs.empty()) continue;
+      bool on_scan = std::all_of(refs.begin(), refs.end(), [&](const plan::AttributeRef& r) {
+        return std::any_of(si->output.begin(), si->output.end(), [&](const auto& o) { return o.same_attribute(r); });
+      });
+      if (!on_scan) continue;
+      std::set<std::string> names;
+      for (const auto& r : refs) names.insert(r.name);
+      auto covers = [&](const std::string& entry) {
+        if (entry.rfind("IsNotNull(", 0) == 0) return false;
+        return std::all_of(names.begin(), names.end(), [&](const std::string& nm) { return contains_word(entry, nm); });
+      };
+      bool reached = std::any_of(si->pushed_filters.begin(), si->pushed_filters.end(), covers) ||
+                     std::any_of(si->partition_filters.begin(), si->partition_filters.end(), covers);
+      if (!reached) blocked.push_back(c);
+    }
+    if (blocked.empty()) continue;
+    std::string list;
+    for (const auto& b : blocked) list += (list.empty() ? "`" : ", `") + b + "`";
+    auto& d = ctx.report(*f,
+                         list + " on columns of the " + si->format + " scan" +
+                             (si->table.empty() ? "" : " of " + si->table) +
+                             " did not reach PushedFilters: every row is read before it is filtered",
+                         "Write the predicate so it can be pushed",
+                         "Compare the bare column with a literal of the column's type (move casts and functions "
+                         "to the literal side), and replace UDFs in filters with built-in expressions.");
+    d.related.push_back({ctx.location_of(*scan), "the scan"});
+  }
+}
+
+}  // namespace planlint::rules

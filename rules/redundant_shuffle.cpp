@@ -1,0 +1,106 @@
+// redundant-shuffle: an exchange whose input was shuffled just before, on the same keys or by a user repartition.
+#include "lint/plan_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+using plan::ExchangeInfo;
+using plan::OpKind;
+using plan::Partitioning;
+using plan::PlanNode;
+
+extern const RuleInfo kRedundantShuffle{
+    "PL001", "redundant-shuffle", "Rows are shuffled twice in a row; the first shuffle is wasted", Severity::warning,
+    FixAvailability::never,
+    R"md(## What it does
+Finds an `Exchange` whose input was already shuffled by another `Exchange` just below it, with only
+operators in between that keep rows where they are (`Project`, `Filter`, `Sort`, partial aggregation,
+codegen and AQE wrappers). It fires when the two exchanges share a partitioning key, or when the lower one comes from a
+user `repartition(...)` / `DISTRIBUTE BY` (`REPARTITION_BY_COL`, `REPARTITION_BY_NUM`, round robin).
+
+## Why is this bad?
+A shuffle writes every row to disk and sends it over the network. When the next operator needs a
+different partitioning, Spark shuffles again and the work of the first shuffle is thrown away. The
+classic source is `df.repartition("k", "j").groupBy("k")`: hash partitioning on `(k, j)` does not
+satisfy a grouping on `k`, so the data moves twice.
+
+## Example
+```plan
+== Physical Plan ==
+*(2) HashAggregate(keys=[k#1], functions=[count(1)])
++- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=20]
+   +- *(1) HashAggregate(keys=[k#1], functions=[partial_count(1)])
+      +- Exchange hashpartitioning(k#1, j#2, 200), REPARTITION_BY_COL, [plan_id=10]
+         +- LocalTableScan [k#1, j#2]
+```
+Use instead (no `repartition`: Spark shuffles once, by the grouping key):
+```plan
+== Physical Plan ==
+*(2) HashAggregate(keys=[k#1], functions=[count(1)])
++- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=20]
+   +- *(1) HashAggregate(keys=[k#1], functions=[partial_count(1)])
+      +- LocalTableScan [k#1, j#2]
+```
+
+## Fix safety
+Display-only: the plan is Spark's output. The fix is in the code that built it: drop the
+`repartition(...)`, or repartition by exactly the keys the next stage groups or joins on.
+
+## Options
+None.
+)md"};
+
+namespace {
+
+bool shares_key(const ExchangeInfo& a, const ExchangeInfo& b) {
+  for (const auto& x : a.key_refs)
+    for (const auto& y : b.key_refs)
+      if (x.same_attribute(y)) return true;
+  return false;
+}
+
+// Per-partition work between the two exchanges: pass-through operators and partial aggregation.
+bool keeps_rows_in_place(const PlanNode& n) {
+  if (is_pass_through(n)) return true;
+  const auto* a = n.as<plan::AggregateInfo>();
+  if (a == nullptr) return false;
+  for (const auto& f : a->functions)
+    if (f.rfind("partial_", 0) != 0) return false;
+  return true;
+}
+
+bool is_user_repartition(const ExchangeInfo& x) {
+  return x.origin.rfind("REPARTITION", 0) == 0 || x.partitioning == Partitioning::round_robin;
+}
+
+}  // namespace
+
+void check_redundant_shuffle(PlanContext& ctx) {
+  for (const PlanNode* upper : ctx.physical_nodes()) {
+    const auto* ux = upper->as<ExchangeInfo>();
+    if (ux == nullptr || upper->children.size() != 1) continue;
+    if (ux->partitioning != Partitioning::hash && ux->partitioning != Partitioning::range) continue;
+    const PlanNode* lower = descend(upper->children.front(), keeps_rows_in_place);
+    const auto* lx = lower == nullptr ? nullptr : lower->as<ExchangeInfo>();
+    if (lx == nullptr) continue;
+    bool same_keys = shares_key(*ux, *lx);
+    bool user = is_user_repartition(*lx);
+    if (!same_keys && !user) continue;
+    std::string lower_keys = lx->key_refs.empty() ? std::string(plan::to_string(lx->partitioning))
+                                                  : "[" + join_refs(lx->key_refs) + "]";
+    auto& d = ctx.report(
+        *upper,
+        "rows shuffled by " + lower_keys + " at line " + std::to_string(lower->span.line) +
+            " are shuffled again by [" + join_refs(ux->key_refs) + "]; the first shuffle is wasted",
+        "Remove the first shuffle",
+        user ? "Drop the `.repartition(...)` (or `DISTRIBUTE BY`) before this stage: Spark shuffles by [" +
+                   join_refs(ux->key_refs) + "] anyway. To control the partition count, let AQE coalesce "
+                   "partitions or set spark.sql.shuffle.partitions."
+             : "Partition once by exactly [" + join_refs(ux->key_refs) +
+                   "], e.g. `df.repartition(" + join_refs(ux->key_refs) + ")` only if the key set matches the "
+                   "grouping/join keys that follow.");
+    d.related.push_back({ctx.location_of(*lower), "first shuffle"});
+  }
+}
+
+}  // namespace planlint::rules

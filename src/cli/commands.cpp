@@ -1,0 +1,144 @@
+// Input reading, atomic report writing and the parse / rules / rule subcommands.
+#include "cli/commands.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "lint/rule.hpp"
+#include "plan/dump.hpp"
+#include "plan/plan.hpp"
+
+namespace planlint::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool read_all(const Input& in, std::string& text, std::string& error) {
+  std::stringstream ss;
+  if (in.from_stdin) {
+    ss << std::cin.rdbuf();
+    text = ss.str();
+    return true;
+  }
+  std::error_code ec;
+  if (!fs::exists(in.path, ec)) {
+    error = "no such file or directory";
+    return false;
+  }
+  if (fs::is_directory(in.path, ec)) {
+    error = "is a directory";
+    return false;
+  }
+  std::ifstream f(in.path, std::ios::binary);
+  if (!f) {
+    error = std::strerror(errno);
+    return false;
+  }
+  ss << f.rdbuf();
+  if (f.bad()) {
+    error = "read error";
+    return false;
+  }
+  text = ss.str();
+  return true;
+}
+
+}  // namespace
+
+std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, const lint::LintOptions& options) {
+  std::vector<lint::FileResult> results;
+  results.reserve(inputs.size());
+  for (const auto& in : inputs) {
+    std::string text, error;
+    if (!read_all(in, text, error)) {
+      lint::FileResult r;
+      r.path = in.path;
+      r.io_error = error;
+      results.push_back(std::move(r));
+      continue;
+    }
+    results.push_back(lint::lint_plan_text(in.path, text, options));
+  }
+  return results;
+}
+
+bool write_output(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::cout << text << std::flush;
+    return true;
+  }
+  fs::path target(path);
+  fs::path tmp = target;
+  tmp += fmt::format(".planlint-{}.tmp", static_cast<unsigned long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::cerr << "planlint: error: " << path << ": cannot write (" << std::strerror(errno) << ")\n";
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::cerr << "planlint: error: " << path << ": cannot write (" << ec.message() << ")\n";
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+int run_parse(const std::string& file, const std::string& dump) {
+  std::string text, error;
+  if (!read_all({file, file == "-"}, text, error)) {
+    std::cerr << "planlint: error: " << file << ": " << error << "\n";
+    return 2;
+  }
+  auto doc = plan::parse_document(text, file);
+  std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
+  for (const auto& e : doc.errors) std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
+  return doc.errors.empty() ? 0 : 1;
+}
+
+int run_rules(const std::string& format) {
+  std::vector<const lint::RuleInfo*> rules{&lint::plan_syntax_rule()};
+  for (const auto& r : lint::all_rules()) rules.push_back(r.info);
+  if (format == "json") {
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (const auto* r : rules)
+      a.push_back({{"id", r->id},
+                   {"name", r->name},
+                   {"severity", lint::to_string(r->severity)},
+                   {"fix", lint::to_string(r->fix)},
+                   {"summary", r->summary}});
+    std::cout << a.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto* r : rules)
+    std::cout << fmt::format("{:<6} {:<30} {:<8} fix: {:<9} {}\n", r->id, r->name, lint::to_string(r->severity),
+                             lint::to_string(r->fix), r->summary);
+  return 0;
+}
+
+int run_rule(const std::string& name) {
+  const lint::RuleInfo* r = lint::find_rule(name);
+  if (r == nullptr) {
+    std::cerr << "planlint: error: unknown rule '" << name << "' (see `planlint rules`)\n";
+    return 2;
+  }
+  std::cout << fmt::format("# {} ({})\n\n{}\n\nSeverity: {}. Fix: {}.\n\n{}", r->name, r->id, r->summary,
+                           lint::to_string(r->severity), lint::to_string(r->fix), r->doc);
+  return 0;
+}
+
+}  // namespace planlint::cli

@@ -1,0 +1,58 @@
+// What a rule reports: a located message with its rule, severity and an optional fix.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint::lint {
+
+enum class Severity : std::uint8_t { info, warning, error };
+std::string_view to_string(Severity s);
+
+// ruff's three levels: safe fixes are applied by --fix, unsafe ones need --unsafe-fixes,
+// display-only ones are shown and never applied.
+enum class Applicability : std::uint8_t { display_only, unsafe, safe };
+std::string_view to_string(Applicability a);
+
+// 1-based; end_column is exclusive. Cell fields are set for notebook sources.
+struct Location {
+  std::string path;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t end_line = 0;
+  std::uint32_t end_column = 0;
+};
+
+struct Edit {
+  Location range;
+  std::string replacement;
+};
+
+struct Fix {
+  std::string title;
+  Applicability applicability = Applicability::display_only;
+  std::vector<Edit> edits;
+  std::string suggestion;  // the change to make, as PySpark or SQL text, for display
+};
+
+struct RelatedLocation {
+  Location location;
+  std::string message;
+};
+
+struct RuleInfo;
+
+struct Diagnostic {
+  const RuleInfo* rule = nullptr;
+  Severity severity = Severity::warning;
+  Location location;
+  std::string message;
+  std::vector<RelatedLocation> related;
+  std::optional<Fix> fix;
+  std::string fingerprint;  // stable across moved lines and renumbered expression ids
+};
+
+}  // namespace planlint::lint

@@ -1,0 +1,84 @@
+// The plan lint pipeline: parse_document, rules over each plan, syntax errors as diagnostics.
+#include "lint/engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "lint/plan_context.hpp"
+#include "plan/plan.hpp"
+
+namespace planlint::lint {
+
+FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options) {
+  FileResult result;
+  result.path = path;
+  plan::Document doc = plan::parse_document(text, std::move(path));
+  const RuleInfo& syntax = plan_syntax_rule();
+  if (options.enabled(syntax)) {
+    for (const auto& e : doc.errors) {
+      Diagnostic d;
+      d.rule = &syntax;
+      d.severity = Severity::error;
+      d.location = Location{doc.path, e.line, e.column, e.line, e.column + 1};
+      d.message = e.message;
+      result.diagnostics.push_back(std::move(d));
+    }
+  }
+  for (const plan::Plan& p : doc.plans) {
+    PlanContext ctx(doc, p, options, result.diagnostics);
+    for (const auto& rule : all_rules()) {
+      if (rule.check == nullptr || !options.enabled(*rule.info)) continue;
+      ctx.set_rule(rule.info);
+      rule.check(ctx);
+    }
+  }
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.location.line, a.location.column, a.rule->id) <
+           std::tie(b.location.line, b.location.column, b.rule->id);
+  });
+  result.lines = std::move(doc.lines);
+  assign_fingerprints(result);
+  return result;
+}
+
+std::string normalize_plan_line(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  auto digit = [&](std::size_t i) { return i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    out += c;
+    if (!digit(i + 1)) continue;
+    std::size_t end = i + 1;
+    while (digit(end)) ++end;
+    // Spark renumbers these between runs: name#123, [id=#12], [plan_id=45], *(3), "Exchange (17)".
+    bool renumbered = c == '#' || (c == '(' && end < line.size() && line[end] == ')') ||
+                      (c == '=' && out.size() >= 8 && out.compare(out.size() - 8, 8, "plan_id=") == 0);
+    if (renumbered) i = end - 1;
+  }
+  // Tree-drawing prefixes go too: moving a subtree must not change its fingerprint.
+  auto first = out.find_first_not_of(" :+-|");
+  return first == std::string::npos ? out : out.substr(first);
+}
+
+void assign_fingerprints(FileResult& result) {
+  std::map<std::string, int> seen;
+  for (auto& d : result.diagnostics) {
+    std::string_view line;
+    if (d.location.line >= 1 && d.location.line <= result.lines.size()) line = result.lines[d.location.line - 1];
+    std::string key = std::string(d.rule->id) + '\x1f' + normalize_plan_line(line);
+    int n = seen[key]++;
+    key += '\x1f' + std::to_string(n);
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bit
+    for (unsigned char c : key) {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    d.fingerprint = buf;
+  }
+}
+
+}  // namespace planlint::lint

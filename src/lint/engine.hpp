@@ -1,0 +1,27 @@
+// Lints one input: parse, run the selected rules over every plan, fingerprint the findings.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/diagnostic.hpp"
+#include "lint/options.hpp"
+
+namespace planlint::lint {
+
+struct FileResult {
+  std::string path;
+  std::vector<std::string> lines;  // the file's lines, for reporters that quote them
+  std::vector<Diagnostic> diagnostics;  // sorted by position
+  std::string io_error;  // set when the file could not be read
+};
+
+FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options);
+
+// Stable fingerprint: rule, the flagged line with expression ids, plan ids and operator numbers
+// normalised away, and the occurrence index of that pair in the file. Line numbers are not part of it.
+void assign_fingerprints(FileResult& result);
+std::string normalize_plan_line(std::string_view line);
+
+}  // namespace planlint::lint

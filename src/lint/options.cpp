@@ -1,0 +1,35 @@
+// Rule selection, as in ruff: select (default all), then extend-select adds, then ignore removes.
+#include "lint/options.hpp"
+
+namespace planlint::lint {
+
+bool selector_matches(const std::string& selector, const RuleInfo& rule) {
+  if (selector == "ALL") return true;
+  if (selector == rule.name || selector == rule.id) return true;
+  return !selector.empty() && rule.id.substr(0, selector.size()) == selector;
+}
+
+bool LintOptions::enabled(const RuleInfo& rule) const {
+  auto any = [&](const std::vector<std::string>& sel) {
+    for (const auto& s : sel)
+      if (selector_matches(s, rule)) return true;
+    return false;
+  };
+  bool on = select.empty() || any(select) || any(extend_select);
+  return on && !any(ignore);
+}
+
+std::vector<std::string> unknown_selectors(const LintOptions& options) {
+  std::vector<std::string> out;
+  for (const auto* list : {&options.select, &options.extend_select, &options.ignore}) {
+    for (const auto& s : *list) {
+      bool known = false;
+      for (const auto& r : all_rules()) known = known || selector_matches(s, *r.info);
+      known = known || selector_matches(s, plan_syntax_rule());
+      if (!known) out.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace planlint::lint

@@ -1,0 +1,25 @@
+// Options that reach the rules and the rule selection (--select / --ignore / --extend-select).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/rule.hpp"
+
+namespace planlint::lint {
+
+struct LintOptions {
+  std::vector<std::string> select;  // empty: every rule
+  std::vector<std::string> extend_select;
+  std::vector<std::string> ignore;
+  double broadcast_threshold_bytes = 10.0 * 1024 * 1024;  // spark.sql.autoBroadcastJoinThreshold default
+
+  // A selector is a rule id ("PL001"), a name ("redundant-shuffle"), an id prefix ("PL0") or "ALL".
+  [[nodiscard]] bool enabled(const RuleInfo& rule) const;
+};
+
+bool selector_matches(const std::string& selector, const RuleInfo& rule);
+// Selectors that match no rule, for a usage error.
+std::vector<std::string> unknown_selectors(const LintOptions& options);
+
+}  // namespace planlint::lint

@@ -1,0 +1,157 @@
+// PlanContext reporting and the plan-walking helpers shared by plan rules.
+#include "lint/plan_context.hpp"
+
+#include "plan/operator_fields.hpp"
+
+namespace planlint::lint {
+
+using plan::AqeRole;
+using plan::OpKind;
+using plan::PlanNode;
+
+Location PlanContext::location_of(const PlanNode& node) const {
+  std::uint32_t end = node.span.column + static_cast<std::uint32_t>(node.name.size());
+  return Location{doc_.path, node.span.line, node.span.column, node.span.line, end};
+}
+
+Diagnostic& PlanContext::report(const PlanNode& at, std::string message, std::string fix_title,
+                                std::string suggestion) {
+  Diagnostic d;
+  d.rule = rule_;
+  d.severity = rule_->severity;
+  d.location = location_of(at);
+  d.message = std::move(message);
+  if (!suggestion.empty()) {
+    Fix f;
+    f.title = std::move(fix_title);
+    f.applicability = Applicability::display_only;  // a plan is Spark's output: the remedy is in the user's code
+    f.suggestion = std::move(suggestion);
+    d.fix = std::move(f);
+  }
+  out_.push_back(std::move(d));
+  return out_.back();
+}
+
+std::vector<const PlanNode*> PlanContext::physical_nodes() const {
+  std::vector<const PlanNode*> out;
+  std::vector<const PlanNode*> stack;
+  for (const auto& s : plan_.sections)
+    if (s.section == plan::Section::physical)
+      for (auto it = s.roots.rbegin(); it != s.roots.rend(); ++it) stack.push_back(*it);
+  for (const auto& [number, root] : plan_.subqueries)
+    if (root->parent == nullptr) stack.push_back(root);
+  while (!stack.empty()) {
+    const PlanNode* n = stack.back();
+    stack.pop_back();
+    out.push_back(n);
+    bool has_later_plan = false;
+    for (const PlanNode* c : n->children)
+      has_later_plan = has_later_plan || c->aqe_role == AqeRole::final_plan || c->aqe_role == AqeRole::current_plan;
+    for (auto it = n->subqueries.rbegin(); it != n->subqueries.rend(); ++it) stack.push_back(*it);
+    for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) {
+      if (has_later_plan && (*it)->aqe_role == AqeRole::initial_plan) continue;
+      stack.push_back(*it);
+    }
+  }
+  return out;
+}
+
+const PlanNode* PlanContext::physical_root() const {
+  const auto* s = plan_.physical();
+  return s == nullptr || s->roots.empty() ? nullptr : s->roots.front();
+}
+
+bool is_wrapper(const PlanNode& n) {
+  switch (n.kind) {
+    case OpKind::query_stage:
+    case OpKind::shuffle_read:
+      return true;
+    default:
+      break;
+  }
+  std::string_view b = plan::base_operator_name(n.name);
+  return b == "WholeStageCodegen" || b == "InputAdapter" || b == "ColumnarToRow" || b == "RowToColumnar" ||
+         b == "Adapter" || b == "InputIteratorTransformer" || b == "VeloxColumnarToRow" || b == "ColumnarToRowExec";
+}
+
+bool is_pass_through(const PlanNode& n) {
+  return is_wrapper(n) || n.kind == OpKind::project || n.kind == OpKind::filter || n.kind == OpKind::sort;
+}
+
+AqeState aqe_state(const PlanNode& node) {
+  AqeRole role = AqeRole::none;
+  for (const PlanNode* n = &node; n != nullptr; n = n->parent) {
+    if (n->kind == OpKind::adaptive_plan) {
+      if (role == AqeRole::final_plan) return AqeState::final_plan;
+      if (role != AqeRole::none) return AqeState::not_final;
+      const std::string* a = n->detail("Arguments");
+      std::string_view args = a != nullptr ? std::string_view(*a) : std::string_view(n->args);
+      return args.find("isFinalPlan=true") != std::string_view::npos ? AqeState::final_plan : AqeState::not_final;
+    }
+    if (n->aqe_role != AqeRole::none) role = n->aqe_role;
+  }
+  return AqeState::off;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// "(a AND b)" -> "a AND b" when the parentheses wrap the whole text.
+std::string_view strip_wrapping_parens(std::string_view s) {
+  for (;;) {
+    s = trim(s);
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '(') ++depth;
+      if (s[i] == ')' && --depth == 0 && i + 1 != s.size()) return s;
+    }
+    s = s.substr(1, s.size() - 2);
+  }
+}
+
+void split_and(std::string_view s, std::vector<std::string>& out, int budget) {
+  s = strip_wrapping_parens(s);
+  int depth = 0;
+  std::vector<std::size_t> cuts;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '[') ++depth;
+    if ((c == ')' || c == ']') && depth > 0) --depth;
+    if (depth == 0 && s.compare(i, 5, " AND ") == 0) cuts.push_back(i);
+  }
+  if (cuts.empty() || budget == 0) {
+    if (!s.empty()) out.emplace_back(s);
+    return;
+  }
+  std::size_t start = 0;
+  for (std::size_t cut : cuts) {
+    split_and(s.substr(start, cut - start), out, budget - 1);
+    start = cut + 5;
+  }
+  split_and(s.substr(start), out, budget - 1);
+}
+
+}  // namespace
+
+std::vector<std::string> conjuncts(std::string_view condition) {
+  std::vector<std::string> out;
+  split_and(condition, out, 64);
+  return out;
+}
+
+std::string join_refs(const std::vector<plan::AttributeRef>& refs) {
+  std::string out;
+  for (const auto& r : refs) {
+    if (!out.empty()) out += ", ";
+    out += r.name;
+  }
+  return out;
+}
+
+}  // namespace planlint::lint

@@ -1,0 +1,65 @@
+// What a plan rule sees: one parsed plan, the options, a way to report, and walking helpers that
+// know Spark's pass-through operators and AQE's superseded plans.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/diagnostic.hpp"
+#include "lint/options.hpp"
+#include "lint/rule.hpp"
+#include "plan/plan.hpp"
+
+namespace planlint::lint {
+
+enum class AqeState { off, final_plan, not_final };
+
+class PlanContext {
+ public:
+  PlanContext(const plan::Document& doc, const plan::Plan& plan, const LintOptions& options,
+              std::vector<Diagnostic>& out)
+      : doc_(doc), plan_(plan), options_(options), out_(out) {}
+
+  [[nodiscard]] const plan::Document& document() const { return doc_; }
+  [[nodiscard]] const plan::Plan& plan() const { return plan_; }
+  [[nodiscard]] const LintOptions& options() const { return options_; }
+  void set_rule(const RuleInfo* rule) { rule_ = rule; }
+
+  // Report at an operator; severity defaults to the rule's. The fix is display-only text.
+  Diagnostic& report(const plan::PlanNode& at, std::string message, std::string fix_title = {},
+                     std::string suggestion = {});
+  [[nodiscard]] Location location_of(const plan::PlanNode& node) const;
+
+  // Physical operators a reader sees, subqueries included; an AQE initial plan is skipped when a
+  // final or current plan is printed beside it (it is the same query, planned earlier).
+  [[nodiscard]] std::vector<const plan::PlanNode*> physical_nodes() const;
+  [[nodiscard]] const plan::PlanNode* physical_root() const;
+
+ private:
+  const plan::Document& doc_;
+  const plan::Plan& plan_;
+  const LintOptions& options_;
+  std::vector<Diagnostic>& out_;
+  const RuleInfo* rule_ = nullptr;
+};
+
+// Operators with one child that keep rows and partitioning as they are (codegen wrappers,
+// columnar transitions, AQE stages and reads, and optionally Project / Filter / Sort).
+bool is_wrapper(const plan::PlanNode& node);
+bool is_pass_through(const plan::PlanNode& node);
+
+// Follow single children down while `keep_going` holds; returns the first node where it stops.
+template <typename Pred>
+const plan::PlanNode* descend(const plan::PlanNode* node, Pred keep_going) {
+  while (node != nullptr && keep_going(*node) && node->children.size() == 1) node = node->children.front();
+  return node;
+}
+
+AqeState aqe_state(const plan::PlanNode& node);
+
+// Top-level AND-ed conjuncts of a condition, outer parentheses removed.
+std::vector<std::string> conjuncts(std::string_view condition);
+
+std::string join_refs(const std::vector<plan::AttributeRef>& refs);
+
+}  // namespace planlint::lint

@@ -1,0 +1,113 @@
+// Human output: "file:line:col: severity: message [rule]", the line with the operator underlined,
+// related locations and the fix suggestion. Also the GitHub annotations and --statistics, which are text too.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "lint/report.hpp"
+#include "lint/rule.hpp"
+
+namespace planlint::lint {
+namespace {
+
+struct Palette {
+  bool on;
+  [[nodiscard]] std::string paint(std::string_view code, std::string_view text) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+  }
+};
+
+std::string_view severity_colour(Severity s) {
+  switch (s) {
+    case Severity::error: return "1;31";
+    case Severity::warning: return "1;33";
+    case Severity::info: return "1;36";
+  }
+  return "1";
+}
+
+void quote_line(std::string& out, const FileResult& r, const Location& loc, const Palette& p) {
+  if (loc.line == 0 || loc.line > r.lines.size()) return;
+  const std::string& line = r.lines[loc.line - 1];
+  std::string gutter = fmt::format("{:>5} | ", loc.line);
+  out += p.paint("34", gutter) + line + "\n";
+  std::size_t start = loc.column > 0 ? loc.column - 1 : 0;
+  std::size_t len = loc.end_column > loc.column ? loc.end_column - loc.column : 1;
+  std::string pad;
+  for (std::size_t i = 0; i < start && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
+  out += p.paint("34", std::string(gutter.size() - 2, ' ') + "| ") + pad + p.paint("1;32", "^" + std::string(len - 1, '~')) + "\n";
+}
+
+}  // namespace
+
+std::string render_text(const std::vector<FileResult>& results, const ReportOptions& options) {
+  Palette p{options.color};
+  std::string out;
+  for (const auto& r : results) {
+    for (const auto& d : r.diagnostics) {
+      out += fmt::format("{}:{}:{}: {}: {} {}\n", p.paint("1", r.path), d.location.line, d.location.column,
+                         p.paint(severity_colour(d.severity), to_string(d.severity)), d.message,
+                         p.paint("2", fmt::format("[{}]", d.rule->name)));
+      quote_line(out, r, d.location, p);
+      for (const auto& rel : d.related)
+        out += fmt::format("  {}: {}:{}:{}: {}\n", p.paint("1;36", "note"), rel.location.path, rel.location.line,
+                           rel.location.column, rel.message);
+      if (d.fix) {
+        out += fmt::format("  {}: {}\n", p.paint("1;32", "fix"), d.fix->title);
+        std::string_view s = d.fix->suggestion;
+        while (!s.empty()) {
+          auto nl = s.find('\n');
+          out += fmt::format("      {}\n", s.substr(0, nl));
+          if (nl == std::string_view::npos) break;
+          s.remove_prefix(nl + 1);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string render_statistics(const std::vector<FileResult>& results) {
+  std::map<std::pair<std::string_view, std::string_view>, int> counts;
+  for (const auto& r : results)
+    for (const auto& d : r.diagnostics) ++counts[{d.rule->id, d.rule->name}];
+  std::string out;
+  for (const auto& [rule, n] : counts) out += fmt::format("{:>6}  {}  {}\n", n, rule.first, rule.second);
+  return out;
+}
+
+namespace {
+// GitHub workflow commands escape %, CR and LF in messages, and also ':' and ',' in properties.
+std::string gh_escape(std::string_view s, bool property) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      case ':': out += property ? "%3A" : ":"; break;
+      case ',': out += property ? "%2C" : ","; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+std::string render_github(const std::vector<FileResult>& results, const ReportOptions& /*options*/) {
+  std::string out;
+  for (const auto& r : results) {
+    for (const auto& d : r.diagnostics) {
+      std::string_view level = d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "notice";
+      std::string msg = d.message;
+      if (d.fix) msg += "\nFix: " + d.fix->suggestion;
+      out += fmt::format("::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n", level,
+                         gh_escape(r.path, true), d.location.line, d.location.column, d.location.end_line,
+                         d.location.end_column, gh_escape(fmt::format("{} ({})", d.rule->name, d.rule->id), true),
+                         gh_escape(msg, false));
+    }
+  }
+  return out;
+}
+
+}  // namespace planlint::lint

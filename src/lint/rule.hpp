@@ -1,0 +1,37 @@
+// Rule metadata, kept next to each rule's code, and the registry that lists every rule.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "lint/diagnostic.hpp"
+
+namespace planlint::lint {
+
+enum class FixAvailability : std::uint8_t { never, sometimes, always };
+std::string_view to_string(FixAvailability f);
+
+class PlanContext;
+
+struct RuleInfo {
+  std::string_view id;  // stable: "PL001"
+  std::string_view name;  // kebab-case, user-facing: "redundant-shuffle"
+  std::string_view summary;  // one line
+  Severity severity;
+  FixAvailability fix;
+  std::string_view doc;  // Markdown: What it does / Why is this bad? / Example / Fix safety / Options
+};
+
+using PlanCheck = void (*)(PlanContext&);
+
+struct PlanRule {
+  const RuleInfo* info;
+  PlanCheck check;
+};
+
+// Every rule, sorted by id. Rules without a plan check have check == nullptr.
+std::span<const PlanRule> all_rules();
+const RuleInfo* find_rule(std::string_view id_or_name);
+const RuleInfo& plan_syntax_rule();
+
+}  // namespace planlint::lint
