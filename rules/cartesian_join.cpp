@@ -12,7 +12,8 @@ extern const RuleInfo kCartesianJoin{
     FixAvailability::never,
     R"md(## What it does
 Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no equality between the
-two sides (no condition at all, or only ranges, `OR`s and functions).
+two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global
+aggregate (one row, like `SELECT count(*) ...`) is not reported.
 
 ## Why is this bad?
 The join compares `left rows × right rows` pairs: a million rows against a million rows is 10^12
@@ -56,12 +57,25 @@ bool has_equi_condition(const std::string& condition) {
   return false;
 }
 
+// A global aggregate (no grouping keys) produces one row: pairing with it is cheap and common
+// (`SELECT ... FROM (SELECT count(*) ...) a, (SELECT count(*) ...) b`).
+bool is_single_row(const PlanNode* side) {
+  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
+    if (n->stats.row_count == 1) return true;
+    if (const auto* a = n->as<plan::AggregateInfo>()) return !a->grouped;
+    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange && n->kind != plan::OpKind::shuffle_exchange)
+      return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_cartesian_join(PlanContext& ctx) {
   for (const PlanNode* n : ctx.physical_nodes()) {
     const auto* j = n->as<plan::JoinInfo>();
     if (j == nullptr) continue;
+    if (n->children.size() == 2 && (is_single_row(n->children[0]) || is_single_row(n->children[1]))) continue;
     if (j->strategy == "CartesianProduct") {
       ctx.report(*n, "Cartesian product: the output is every pair of left and right rows", "Join on a key",
                  "Add the join key: `left.join(right, on=\"key\")`; use `crossJoin` only with a tiny side.");

@@ -59,11 +59,19 @@ bool shares_key(const ExchangeInfo& a, const ExchangeInfo& b) {
   return false;
 }
 
-// Per-partition work between the two exchanges: pass-through operators and partial aggregation.
-bool keeps_rows_in_place(const PlanNode& n) {
+// Per-partition work between the two exchanges: pass-through operators and the partial aggregation
+// of the upper exchange's own grouping. A final aggregate (of a DISTINCT or UNION below) is real work
+// that needs the lower shuffle, so the walk stops there.
+bool keeps_rows_in_place(const PlanNode& n, const ExchangeInfo& upper) {
   if (is_pass_through(n)) return true;
   const auto* a = n.as<plan::AggregateInfo>();
   if (a == nullptr) return false;
+  if (a->functions.empty()) {
+    if (a->key_refs.size() != upper.key_refs.size()) return false;
+    for (std::size_t i = 0; i < a->key_refs.size(); ++i)
+      if (!a->key_refs[i].same_attribute(upper.key_refs[i])) return false;
+    return true;
+  }
   for (const auto& f : a->functions)
     if (f.rfind("partial_", 0) != 0) return false;
   return true;
@@ -80,7 +88,7 @@ void check_redundant_shuffle(PlanContext& ctx) {
     const auto* ux = upper->as<ExchangeInfo>();
     if (ux == nullptr || upper->children.size() != 1) continue;
     if (ux->partitioning != Partitioning::hash && ux->partitioning != Partitioning::range) continue;
-    const PlanNode* lower = descend(upper->children.front(), keeps_rows_in_place);
+    const PlanNode* lower = descend(upper->children.front(), [&](const PlanNode& n) { return keeps_rows_in_place(n, *ux); });
     const auto* lx = lower == nullptr ? nullptr : lower->as<ExchangeInfo>();
     if (lx == nullptr) continue;
     bool same_keys = shares_key(*ux, *lx);

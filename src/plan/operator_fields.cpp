@@ -71,6 +71,7 @@ OpKind classify(std::string_view base, std::string_view full) {
       Entry{"ObjectHashAggregate", OpKind::aggregate},
       Entry{"Aggregate", OpKind::aggregate},
       Entry{"GroupingAgg", OpKind::aggregate},
+      Entry{"Agg", OpKind::aggregate},
       Entry{"HashAggregateExec", OpKind::aggregate},
       Entry{"FileScan", OpKind::file_scan},
       Entry{"Scan", OpKind::file_scan},
@@ -313,6 +314,12 @@ void parse_aggregate(PlanNode& n) {
     }
   }
   a.key_refs = refs_of(a.keys);
+  std::string_view base = base_operator_name(n.name);
+  if (base == "Agg") {
+    a.grouped = false;  // Photon's global aggregate; grouped ones are PhotonGroupingAgg
+  } else if (base != "GroupingAgg") {
+    a.grouped = !a.keys.empty() || (n.detail("Keys") == nullptr && n.args.empty());
+  }
   n.fields = std::move(a);
 }
 
@@ -340,7 +347,8 @@ void parse_statistics(PlanNode& n) {
 
 std::string_view base_operator_name(std::string_view name) {
   for (std::string_view p : {"Photon", "Gpu", "Comet", "Columnar", "Velox"}) {
-    if (starts_with(name, p) && name.size() > p.size() && std::isupper(static_cast<unsigned char>(name[p.size()]))) {
+    if (starts_with(name, p) && name.size() > p.size() && std::isupper(static_cast<unsigned char>(name[p.size()])) &&
+        name != "ColumnarToRow") {
       name.remove_prefix(p.size());
       break;
     }

@@ -86,6 +86,7 @@ struct ProjectInfo {
 };
 
 struct AggregateInfo {
+  bool grouped = true;  // false only when the plan shows there are no grouping keys (one output row)
   std::vector<std::string> keys;
   std::vector<std::string> functions;
   std::vector<AttributeRef> key_refs;

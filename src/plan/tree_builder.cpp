@@ -189,6 +189,9 @@ class Builder {
   }
 
   void handle(const SourceLine& l) {
+    // Spark never starts a plan line with '#': such lines are the user's comments (and fixture
+    // annotations), skipped without disturbing the tree around them.
+    if (!l.text.empty() && l.text.front() == '#' && l.offset == 0) return;
     LineRecord rec = read_plan_line(l.text);
     if (rec.kind == LineKind::section_header) return handle_header(l, rec);
     switch (mode_) {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Command-line behaviour: exit codes, stdin, -o, formats, selection, errors that name the file.
+set -uo pipefail
+planlint=$1 fixtures=$2 corpus=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+check() {  # check NAME EXPECTED_RC COMMAND...
+  local name=$1 want=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL $name: exit $rc, want $want"; sed 's/^/  | /' "$work/out" "$work/err" | head -20; fails=$((fails+1))
+  else
+    echo "ok   $name"
+  fi
+}
+contains() {  # contains NAME FILE TEXT
+  if grep -qF -- "$3" "$work/$2"; then echo "ok   $1"; else echo "FAIL $1: '$3' not in $2"; sed 's/^/  | /' "$work/$2" | head -20; fails=$((fails+1)); fi
+}
+
+bad=$fixtures/rules/python-row-udf/bad_batch_eval_python_formatted.plan
+good=$fixtures/rules/python-row-udf/ok_pandas_and_builtin.plan
+
+check "clean file exits 0" 0 "$planlint" "$good"
+contains "clean file says so" out "All checks passed."
+check "findings exit 1" 1 "$planlint" "$bad"
+contains "text format file:line:col severity message [rule]" out "bad_batch_eval_python_formatted.plan:4:4: warning: row-at-a-time Python UDF multiply_by_two"
+contains "text format names the rule" out "[python-row-udf]"
+contains "text format underlines the operator" out "^~~~~~~~~~~~~~"
+contains "text format shows the fix" out "fix: Use a built-in or a pandas UDF"
+check "no colour into a pipe" 1 "$planlint" "$bad"
+if grep -q $'\x1b\[' "$work/out"; then echo "FAIL colour escapes in piped output"; fails=$((fails+1)); else echo "ok   no colour in pipe"; fi
+check "--color always colours" 1 "$planlint" --color always "$bad"
+if grep -q $'\x1b\[' "$work/out"; then echo "ok   colour on request"; else echo "FAIL no colour with --color always"; fails=$((fails+1)); fi
+check "--exit-zero" 0 "$planlint" --exit-zero "$bad"
+check "missing file exits 2 and names it" 2 "$planlint" "$work/nope.plan" "$bad"
+contains "missing file error" err "nope.plan: no such file or directory"
+contains "other files still linted after an I/O error" out "[python-row-udf]"
+check "unknown option exits 2" 2 "$planlint" --frobnicate "$bad"
+check "unknown rule selector exits 2" 2 "$planlint" --select no-such-rule "$bad"
+contains "unknown selector named" err "no-such-rule"
+check "--ignore by name" 0 "$planlint" --ignore python-row-udf "$bad"
+check "--ignore by id" 0 "$planlint" --ignore PL003 "$bad"
+check "--select other rule" 0 "$planlint" --select cartesian-join "$bad"
+check "stdin with --stdin-filename" 1 bash -c "\"$planlint\" - --stdin-filename job/q1.plan < \"$bad\""
+contains "stdin file name used" out "job/q1.plan:4:4:"
+check "json format" 1 "$planlint" --format json "$bad"
+python3 - "$work/out" <<'PY' || fails=$((fails+1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 1
+x = d["diagnostics"][0]
+assert x["rule"] == {"id": "PL003", "name": "python-row-udf"}, x["rule"]
+assert (x["line"], x["column"], x["end_line"]) == (4, 4, 4)
+assert x["fix"]["applicability"] == "display-only" and x["fix"]["suggestion"]
+assert len(x["fingerprint"]) == 16
+print("ok   json schema fields")
+PY
+check "github format" 1 "$planlint" --format github "$bad"
+contains "github annotation" out "::warning file="
+contains "github annotation title" out "title=python-row-udf (PL003)::"
+check "-o writes the file" 1 "$planlint" -o "$work/report.txt" "$bad"
+contains "-o leaves stdout empty" report.txt "[python-row-udf]"
+[ ! -s "$work/out" ] && echo "ok   stdout empty with -o" || { echo "FAIL stdout not empty with -o"; fails=$((fails+1)); }
+check "-o into a missing directory exits 2" 2 "$planlint" -o "$work/no/dir/r.txt" "$bad"
+check "directory argument is walked" 1 "$planlint" --statistics "$fixtures/rules"
+contains "statistics per rule" out "python-row-udf"
+check "syntax errors are findings with a position" 1 "$planlint" "$fixtures/rules/plan-syntax/bad_lines_recovered.plan"
+contains "syntax error position" out "bad_lines_recovered.plan:6:7: error: expected an operator name"
+check "--version" 0 "$planlint" --version
+contains "version text" out "planlint 0."
+check "--help" 0 "$planlint" --help
+contains "help explains exit codes" out "Exit status: 0 no findings, 1 findings, 2 usage or I/O error."
+check "rules list" 0 "$planlint" rules
+contains "rules list has names" out "redundant-shuffle"
+check "rules json" 0 "$planlint" rules --format json
+check "rule doc" 0 "$planlint" rule missing-broadcast
+contains "rule doc headings" out "## Why is this bad?"
+check "unknown rule doc" 2 "$planlint" rule nope
+check "parse dump" 0 "$planlint" parse "$bad"
+contains "parse dump tree" out "BatchEvalPython @4:4 kind=python_eval"
+check "parse dump json" 0 "$planlint" parse "$bad" --dump json
+check "binary garbage does not crash" 1 bash -c "head -c 4096 /dev/urandom | tr -d '\n' | \"$planlint\" - --quiet"
+check "empty input is clean" 0 bash -c "\"$planlint\" - < /dev/null"
+check "whole corpus lints without error exit" 1 "$planlint" --quiet --statistics "$corpus/plans"
+
+echo "$fails failed"
+[ "$fails" = 0 ]

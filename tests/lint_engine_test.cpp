@@ -1,0 +1,81 @@
+// Engine behaviour: selection, fingerprints that survive renumbering and moved lines, AQE severity.
+#include <catch2/catch.hpp>
+
+#include "lint/engine.hpp"
+#include "lint/rule.hpp"
+
+using namespace planlint::lint;
+
+namespace {
+const char* kPlan =
+    "== Physical Plan ==\n"
+    "*(2) Filter ((age#2 > 21) AND (pythonUDF0#9 = OK))\n"
+    "+- BatchEvalPython [check(name#1)#8], [pythonUDF0#9]\n"
+    "   +- *(1) LocalTableScan [name#1, age#2]\n";
+}
+
+TEST_CASE("selection by id, name, prefix and ALL", "[engine]") {
+  const RuleInfo* udf = find_rule("python-row-udf");
+  REQUIRE(udf);
+  LintOptions o;
+  CHECK(o.enabled(*udf));
+  o.ignore = {"PL003"};
+  CHECK(!o.enabled(*udf));
+  o.ignore = {};
+  o.select = {"PL00"};
+  CHECK(o.enabled(*udf));
+  o.select = {"cartesian-join"};
+  CHECK(!o.enabled(*udf));
+  o.extend_select = {"python-row-udf"};
+  CHECK(o.enabled(*udf));
+  o.select = {"ALL"};
+  o.ignore = {"python-row-udf"};
+  CHECK(!o.enabled(*udf));
+  o.ignore = {"nope"};
+  CHECK(unknown_selectors(o) == std::vector<std::string>{"nope"});
+}
+
+TEST_CASE("findings are sorted and carry locations", "[engine]") {
+  auto r = lint_plan_text("p.plan", kPlan, LintOptions{});
+  REQUIRE(r.diagnostics.size() == 2);
+  CHECK(r.diagnostics[0].rule->name == "filter-after-udf");
+  CHECK(r.diagnostics[0].location.line == 2);
+  CHECK(r.diagnostics[0].location.column == 6);
+  CHECK(r.diagnostics[0].location.end_column == 12);
+  CHECK(r.diagnostics[1].rule->name == "python-row-udf");
+}
+
+TEST_CASE("fingerprints survive renumbered ids and moved lines", "[engine]") {
+  auto a = lint_plan_text("p.plan", kPlan, LintOptions{});
+  std::string renumbered =
+      "\n\n== Physical Plan ==\n"
+      "*(5) Filter ((age#72 > 21) AND (pythonUDF0#99 = OK))\n"
+      "+- BatchEvalPython [check(name#71)#98], [pythonUDF0#99]\n"
+      "   +- *(4) LocalTableScan [name#71, age#72]\n";
+  auto b = lint_plan_text("p.plan", renumbered, LintOptions{});
+  REQUIRE(a.diagnostics.size() == b.diagnostics.size());
+  for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+    CHECK(a.diagnostics[i].fingerprint == b.diagnostics[i].fingerprint);
+    CHECK(a.diagnostics[i].location.line + 2 == b.diagnostics[i].location.line);
+  }
+  CHECK(a.diagnostics[0].fingerprint != a.diagnostics[1].fingerprint);
+  std::string changed = kPlan;
+  changed.replace(changed.find("check("), 6, "other(");
+  auto c = lint_plan_text("p.plan", changed, LintOptions{});
+  CHECK(c.diagnostics[1].fingerprint != a.diagnostics[1].fingerprint);
+}
+
+TEST_CASE("normalising a plan line drops ids, plan ids and operator numbers", "[engine]") {
+  CHECK(normalize_plan_line("   :  +- Exchange hashpartitioning(k#47, 200), ENSURE_REQUIREMENTS, [plan_id=79]") ==
+        "Exchange hashpartitioning(k#, 200), ENSURE_REQUIREMENTS, [plan_id=]");
+  CHECK(normalize_plan_line("+- * BroadcastHashJoin Inner BuildRight (24)") == "* BroadcastHashJoin Inner BuildRight ()");
+  CHECK(normalize_plan_line("*(3) Project [a#1L]") == "*() Project [a#L]");
+  CHECK(normalize_plan_line("Range (0, 10, step=1, splits=2)") == "Range (0, 10, step=1, splits=2)");
+}
+
+TEST_CASE("several plans in one file are each linted", "[engine]") {
+  std::string two = std::string(kPlan) + "\n" + kPlan;
+  auto r = lint_plan_text("p.plan", two, LintOptions{});
+  CHECK(r.diagnostics.size() == 4);
+  CHECK(r.diagnostics[0].fingerprint != r.diagnostics[2].fingerprint);  // occurrence index differs
+}
