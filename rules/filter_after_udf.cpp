@@ -92,7 +92,8 @@ void check_filter_after_udf(PlanContext& ctx) {
                "filter runs after the Python UDF " + udfs + " although " + list +
                    (movable.size() == 1 ? " does" : " do") + " not use its result; those rows could be dropped first",
                "Filter before the UDF",
-               "Apply `.filter(" + movable.front() + ")` (and the other listed conditions) before the "
+               "Apply `.filter(\"" + without_expr_ids(movable.front()) + "\")` (and the other listed conditions) "
+               "before the "
                "`.withColumn(...)`/`.select(...)` that calls " + udfs + "; keep only the conditions on the UDF's "
                "result after it.");
   }

@@ -103,7 +103,7 @@ void check_missing_broadcast(PlanContext& ctx) {
                          fmt::format("Broadcast the {} side: `big.join(broadcast(small), on=..., how=\"{}\")` "
                                      "(from pyspark.sql.functions import broadcast), or `/*+ BROADCAST(small) */` "
                                      "in SQL.",
-                                     which, t.empty() ? "inner" : t));
+                                     which, pyspark_how(t)));
     if (aqe == AqeState::not_final) {
       d.severity = Severity::info;
       d.message += "; AQE may still switch this join to a broadcast at runtime (this plan is not final)";

@@ -154,4 +154,32 @@ std::string join_refs(const std::vector<plan::AttributeRef>& refs) {
   return out;
 }
 
+std::string without_expr_ids(std::string_view expr) {
+  std::string out;
+  out.reserve(expr.size());
+  for (std::size_t i = 0; i < expr.size(); ++i) {
+    bool after_name = !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_');
+    if (expr[i] == '#' && after_name && i + 1 < expr.size() &&
+        (std::isdigit(static_cast<unsigned char>(expr[i + 1])) || expr[i + 1] == 'x')) {
+      ++i;
+      while (i < expr.size() && (std::isdigit(static_cast<unsigned char>(expr[i])) || expr[i] == 'x')) ++i;
+      if (i < expr.size() && expr[i] == 'L') ++i;
+      --i;
+      continue;
+    }
+    out += expr[i];
+  }
+  return out;
+}
+
+std::string pyspark_how(std::string_view t) {
+  if (t == "LeftOuter") return "left";
+  if (t == "RightOuter") return "right";
+  if (t == "FullOuter") return "full";
+  if (t == "LeftSemi") return "left_semi";
+  if (t == "LeftAnti") return "left_anti";
+  if (t == "Cross") return "cross";
+  return "inner";
+}
+
 }  // namespace planlint::lint

@@ -62,4 +62,10 @@ std::vector<std::string> conjuncts(std::string_view condition);
 
 std::string join_refs(const std::vector<plan::AttributeRef>& refs);
 
+// "amount#3 > 0.0" -> "amount > 0.0": plan expressions as a user would write them in code.
+std::string without_expr_ids(std::string_view expr);
+
+// Spark's join type as PySpark's `how=` argument: LeftOuter -> "left", LeftAnti -> "left_anti".
+std::string pyspark_how(std::string_view join_type);
+
 }  // namespace planlint::lint
