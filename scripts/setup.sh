@@ -10,7 +10,10 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get install -y -qq --no-install-recommends \
     cmake ninja-build pkg-config g++ clang libclang-rt-14-dev tao-pegtl-dev libtree-sitter-dev libfmt-dev \
     librange-v3-dev catch2 libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libbenchmark-dev \
-    pre-commit clang-format clang-tidy git nodejs npm ca-certificates >/dev/null
+    pre-commit clang-format clang-tidy git ca-certificates >/dev/null
+  # The machine image ships Node.js 20 with npm; Debian's own npm conflicts with it, so only a machine
+  # without npm gets Debian's.
+  command -v npm >/dev/null || apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 
 # tree-sitter-python 0.23.6 (ABI 14, which Debian's tree-sitter 0.20.7 runtime accepts), pinned by the lockfile.
