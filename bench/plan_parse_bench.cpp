@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>

@@ -16,8 +16,7 @@ struct digits : pegtl::plus<pegtl::digit> {};
 struct equals_run : pegtl::seq<pegtl::two<'='>, pegtl::star<pegtl::one<'='>>> {};
 struct header_title : pegtl::plus<pegtl::not_at<pegtl::one<' '>, equals_run>, pegtl::any> {};
 struct section_header
-    : pegtl::seq<spaces, equals_run, pegtl::one<' '>, header_title, pegtl::one<' '>, equals_run, spaces,
-                 pegtl::eof> {};
+    : pegtl::seq<spaces, equals_run, pegtl::one<' '>, header_title, pegtl::one<' '>, equals_run, spaces, pegtl::eof> {};
 
 // generateTreeString prefixes: each ancestor adds "   " or ":  ", the node adds "+- " or ":- ".
 struct branch : pegtl::seq<pegtl::one<'+', ':'>, pegtl::one<'-'>, pegtl::one<' '>> {};
@@ -42,14 +41,15 @@ struct operator_id : digits {};
 // AQE query stages may append their runtime statistics: "ShuffleQueryStage (5), Statistics(sizeInBytes=3.4 EiB)".
 struct stage_statistics : pegtl::seq<TAO_PEGTL_STRING(", Statistics("), pegtl::star<pegtl::any>> {};
 struct operator_number
-    : pegtl::seq<pegtl::one<' '>, pegtl::one<'('>, pegtl::sor<operator_id, TAO_PEGTL_STRING("unknown")>, pegtl::one<')'>, pegtl::opt<stage_statistics>, spaces,
-                 pegtl::eof> {};
+    : pegtl::seq<pegtl::one<' '>, pegtl::one<'('>, pegtl::sor<operator_id, TAO_PEGTL_STRING("unknown")>,
+                 pegtl::one<')'>, pegtl::opt<stage_statistics>, spaces, pegtl::eof> {};
 struct op_args : pegtl::star<pegtl::not_at<operator_number>, pegtl::any> {};
 struct node_text : pegtl::seq<op_markers, op_name, op_args, pegtl::opt<operator_number>, pegtl::eof> {};
 
 // AQE nests its plans in the tree: "+- == Final Plan ==", "+- == Initial Plan ==", "+- == Current Plan ==".
 struct aqe_title : pegtl::plus<pegtl::not_at<pegtl::one<' '>, equals_run>, pegtl::any> {};
-struct aqe_header : pegtl::seq<equals_run, pegtl::one<' '>, aqe_title, pegtl::one<' '>, equals_run, spaces, pegtl::eof> {};
+struct aqe_header
+    : pegtl::seq<equals_run, pegtl::one<' '>, aqe_title, pegtl::one<' '>, equals_run, spaces, pegtl::eof> {};
 
 // A branch commits the line to being a tree node: what follows must be an operator.
 struct branch_body : pegtl::sor<aqe_header, node_text> {};
@@ -62,9 +62,8 @@ struct codegen_id : digits {};
 struct codegen_suffix
     : pegtl::seq<spaces, TAO_PEGTL_STRING("[codegen id : "), codegen_id, pegtl::one<']'>, spaces, pegtl::eof> {};
 struct details_name : pegtl::plus<pegtl::not_at<codegen_suffix>, pegtl::not_at<spaces, pegtl::eof>, pegtl::any> {};
-struct details_header
-    : pegtl::seq<pegtl::one<'('>, details_id, pegtl::one<')'>, pegtl::one<' '>, pegtl::must<details_name>,
-                 pegtl::opt<codegen_suffix>, spaces, pegtl::eof> {};
+struct details_header : pegtl::seq<pegtl::one<'('>, details_id, pegtl::one<')'>, pegtl::one<' '>,
+                                   pegtl::must<details_name>, pegtl::opt<codegen_suffix>, spaces, pegtl::eof> {};
 
 // "Output [4]: [a#1, ...]", "Condition : (...)", "Left keys [1]: [...]", "Join type: Inner",
 // and the golden files' "Location [not included in comparison]/{warehouse_dir}/t]".
@@ -73,21 +72,22 @@ struct field_key : pegtl::seq<field_word, pegtl::star<pegtl::one<' '>, field_wor
 struct field_count : pegtl::seq<pegtl::one<'['>, digits, pegtl::one<']'>> {};
 struct field_value : pegtl::star<pegtl::any> {};
 struct details_field
-    : pegtl::seq<field_key, pegtl::sor<pegtl::seq<pegtl::opt<pegtl::one<' '>, field_count>, spaces, pegtl::one<':'>,
-                                                  spaces, field_value>,
-                                       pegtl::seq<pegtl::one<' '>, pegtl::at<pegtl::one<'['>>, field_value>>,
-                 pegtl::eof> {};
+    : pegtl::seq<
+          field_key,
+          pegtl::sor<pegtl::seq<pegtl::opt<pegtl::one<' '>, field_count>, spaces, pegtl::one<':'>, spaces, field_value>,
+                     pegtl::seq<pegtl::one<' '>, pegtl::at<pegtl::one<'['>>, field_value>>,
+          pegtl::eof> {};
 
 // "Subquery:1 Hosting operator id = 3 Hosting Expression = Subquery scalar-subquery#x, [id=#x]"
 struct subquery_number : digits {};
 struct hosting_id : digits {};
 struct hosting_expression : pegtl::star<pegtl::any> {};
 struct subquery_header
-    : pegtl::seq<TAO_PEGTL_STRING("Subquery:"), subquery_number, spaces, TAO_PEGTL_STRING("Hosting operator id"),
-                 spaces, pegtl::one<'='>, spaces, pegtl::must<hosting_id>, spaces,
-                 pegtl::opt<TAO_PEGTL_STRING("Hosting Expression"), spaces, pegtl::one<'='>, spaces,
-                            hosting_expression>,
-                 pegtl::eof> {};
+    : pegtl::seq<
+          TAO_PEGTL_STRING("Subquery:"), subquery_number, spaces, TAO_PEGTL_STRING("Hosting operator id"), spaces,
+          pegtl::one<'='>, spaces, pegtl::must<hosting_id>, spaces,
+          pegtl::opt<TAO_PEGTL_STRING("Hosting Expression"), spaces, pegtl::one<'='>, spaces, hosting_expression>,
+          pegtl::eof> {};
 
 // Error messages for the places where the grammar has committed (must<> / if_must<>).
 template <typename Rule>

@@ -9,10 +9,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kAqeDisabled{
-    "PL006", "aqe-disabled", "Adaptive query execution is off for a plan that shuffles", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kAqeDisabled{"PL006",
+                                   "aqe-disabled",
+                                   "Adaptive query execution is off for a plan that shuffles",
+                                   Severity::warning,
+                                   FixAvailability::never,
+                                   R"md(## What it does
 Reports a physical plan that shuffles but has no `AdaptiveSparkPlan` at its root: adaptive query
 execution (`spark.sql.adaptive.enabled`) was off when it was planned. Points at the plan's root.
 

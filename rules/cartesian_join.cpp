@@ -7,10 +7,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kCartesianJoin{
-    "PL007", "cartesian-join", "Every row of one side is paired with every row of the other", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kCartesianJoin{"PL007",
+                                     "cartesian-join",
+                                     "Every row of one side is paired with every row of the other",
+                                     Severity::warning,
+                                     FixAvailability::never,
+                                     R"md(## What it does
 Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no equality between the
 two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global
 aggregate (one row, like `SELECT count(*) ...`) is not reported.
@@ -63,7 +65,8 @@ bool is_single_row(const PlanNode* side) {
   for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
     if (n->stats.row_count == 1) return true;
     if (const auto* a = n->as<plan::AggregateInfo>()) return !a->grouped;
-    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange && n->kind != plan::OpKind::shuffle_exchange)
+    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
+        n->kind != plan::OpKind::shuffle_exchange)
       return false;
   }
   return false;

@@ -10,8 +10,11 @@ using plan::OpKind;
 using plan::PlanNode;
 
 extern const RuleInfo kFilterAfterUdf{
-    "PL002", "filter-after-udf", "Rows are filtered after a Python UDF ran on them, by conditions that do not need it",
-    Severity::warning, FixAvailability::never,
+    "PL002",
+    "filter-after-udf",
+    "Rows are filtered after a Python UDF ran on them, by conditions that do not need it",
+    Severity::warning,
+    FixAvailability::never,
     R"md(## What it does
 Finds a `Filter` above a `BatchEvalPython` / `ArrowEvalPython` whose condition, or some of its AND-ed
 conjuncts, do not use the UDF's output. It names the conjuncts that could run before the UDF.
@@ -92,10 +95,13 @@ void check_filter_after_udf(PlanContext& ctx) {
                "filter runs after the Python UDF " + udfs + " although " + list +
                    (movable.size() == 1 ? " does" : " do") + " not use its result; those rows could be dropped first",
                "Filter before the UDF",
-               "Apply `.filter(\"" + without_expr_ids(movable.front()) + "\")` (and the other listed conditions) "
-               "before the "
-               "`.withColumn(...)`/`.select(...)` that calls " + udfs + "; keep only the conditions on the UDF's "
-               "result after it.");
+               "Apply `.filter(\"" + without_expr_ids(movable.front()) +
+                   "\")` (and the other listed conditions) "
+                   "before the "
+                   "`.withColumn(...)`/`.select(...)` that calls " +
+                   udfs +
+                   "; keep only the conditions on the UDF's "
+                   "result after it.");
   }
 }
 

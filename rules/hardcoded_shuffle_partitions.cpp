@@ -8,10 +8,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kHardcodedShufflePartitions{
-    "PL005", "hardcoded-shuffle-partitions", "Shuffles use a fixed partition count that nothing adapts",
-    Severity::warning, FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kHardcodedShufflePartitions{"PL005",
+                                                  "hardcoded-shuffle-partitions",
+                                                  "Shuffles use a fixed partition count that nothing adapts",
+                                                  Severity::warning,
+                                                  FixAvailability::never,
+                                                  R"md(## What it does
 Reports the first shuffle of a plan without AQE whose partition count is fixed (hash, range or
 round-robin partitioning with `n` partitions), and lists every count the plan uses. The count comes
 from `spark.sql.shuffle.partitions` (200 unless set) or from a `repartition(n)`.

@@ -9,10 +9,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kMissingBroadcast{
-    "PL004", "missing-broadcast", "A small table is joined with a shuffle instead of a broadcast", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kMissingBroadcast{"PL004",
+                                        "missing-broadcast",
+                                        "A small table is joined with a shuffle instead of a broadcast",
+                                        Severity::warning,
+                                        FixAvailability::never,
+                                        R"md(## What it does
 Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small: its
 `Statistics(sizeInBytes=...)` is at or under the broadcast threshold, it is a `LocalTableScan`
 (data from the driver), or a `Range` of few rows. Only a side that the join type lets Spark broadcast
@@ -59,9 +61,7 @@ struct SideSize {
   std::string why;
 };
 
-bool passes_to_source(const PlanNode& n) {
-  return is_pass_through(n) || n.kind == OpKind::shuffle_exchange;
-}
+bool passes_to_source(const PlanNode& n) { return is_pass_through(n) || n.kind == OpKind::shuffle_exchange; }
 
 SideSize side_size(const PlanNode* side, double threshold) {
   for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
@@ -97,8 +97,8 @@ void check_missing_broadcast(PlanContext& ctx) {
     const SideSize& s = right.small ? right : left;
     if (!s.small) continue;
     AqeState aqe = aqe_state(*j);
-    std::string msg = fmt::format("{} shuffles both sides although the {} side is small ({})", ji->strategy, which,
-                                  s.why);
+    std::string msg =
+        fmt::format("{} shuffles both sides although the {} side is small ({})", ji->strategy, which, s.why);
     auto& d = ctx.report(*j, msg, "Broadcast the small side",
                          fmt::format("Broadcast the {} side: `big.join(broadcast(small), on=..., how=\"{}\")` "
                                      "(from pyspark.sql.functions import broadcast), or `/*+ BROADCAST(small) */` "

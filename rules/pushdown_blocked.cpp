@@ -11,10 +11,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kPushdownBlocked{
-    "PL010", "pushdown-blocked", "A filter on scan columns did not reach the data source", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kPushdownBlocked{"PL010",
+                                       "pushdown-blocked",
+                                       "A filter on scan columns did not reach the data source",
+                                       Severity::warning,
+                                       FixAvailability::never,
+                                       R"md(## What it does
 Finds a `Filter` directly above a file scan (through codegen and columnar wrappers) with a condition
 on the scan's columns that appears neither in the scan's `PushedFilters` nor in its
 `PartitionFilters`. Runtime filters (dynamic pruning, bloom filters, subqueries) are not reported.
@@ -96,13 +98,13 @@ void check_pushdown_blocked(PlanContext& ctx) {
     if (blocked.empty()) continue;
     std::string list;
     for (const auto& b : blocked) list += (list.empty() ? "`" : ", `") + b + "`";
-    auto& d = ctx.report(*f,
-                         list + " on columns of the " + si->format + " scan" +
-                             (si->table.empty() ? "" : " of " + si->table) +
-                             " did not reach PushedFilters: every row is read before it is filtered",
-                         "Write the predicate so it can be pushed",
-                         "Compare the bare column with a literal of the column's type (move casts and functions "
-                         "to the literal side), and replace UDFs in filters with built-in expressions.");
+    auto& d =
+        ctx.report(*f,
+                   list + " on columns of the " + si->format + " scan" + (si->table.empty() ? "" : " of " + si->table) +
+                       " did not reach PushedFilters: every row is read before it is filtered",
+                   "Write the predicate so it can be pushed",
+                   "Compare the bare column with a literal of the column's type (move casts and functions "
+                   "to the literal side), and replace UDFs in filters with built-in expressions.");
     d.related.push_back({ctx.location_of(*scan), "the scan"});
   }
 }

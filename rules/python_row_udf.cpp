@@ -6,10 +6,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kPythonRowUdf{
-    "PL003", "python-row-udf", "A row-at-a-time Python UDF runs in this plan", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kPythonRowUdf{"PL003",
+                                    "python-row-udf",
+                                    "A row-at-a-time Python UDF runs in this plan",
+                                    Severity::warning,
+                                    FixAvailability::never,
+                                    R"md(## What it does
 Finds `BatchEvalPython`, the operator that runs `@udf` / `F.udf(...)` functions one row at a time.
 `ArrowEvalPython` (pandas / Arrow UDFs) is not reported.
 
@@ -49,8 +51,9 @@ void check_python_row_udf(PlanContext& ctx) {
     if (udfs.empty()) udfs = "(unnamed)";
     ctx.report(*n, "row-at-a-time Python UDF " + udfs + ": every row is serialised to a Python worker and back",
                "Use a built-in or a pandas UDF",
-               "Replace " + udfs + " with a built-in from pyspark.sql.functions (e.g. F.upper, F.length, "
-               "arithmetic on columns) or declare it with @pandas_udf to process Arrow batches.");
+               "Replace " + udfs +
+                   " with a built-in from pyspark.sql.functions (e.g. F.upper, F.length, "
+                   "arithmetic on columns) or declare it with @pandas_udf to process Arrow batches.");
   }
 }
 

@@ -9,10 +9,12 @@ using plan::OpKind;
 using plan::Partitioning;
 using plan::PlanNode;
 
-extern const RuleInfo kRedundantShuffle{
-    "PL001", "redundant-shuffle", "Rows are shuffled twice in a row; the first shuffle is wasted", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kRedundantShuffle{"PL001",
+                                        "redundant-shuffle",
+                                        "Rows are shuffled twice in a row; the first shuffle is wasted",
+                                        Severity::warning,
+                                        FixAvailability::never,
+                                        R"md(## What it does
 Finds an `Exchange` whose input was already shuffled by another `Exchange` just below it, with only
 operators in between that keep rows where they are (`Project`, `Filter`, `Sort`, partial aggregation,
 codegen and AQE wrappers). It fires when the two exchanges share a partitioning key, or when the lower one comes from a
@@ -88,25 +90,28 @@ void check_redundant_shuffle(PlanContext& ctx) {
     const auto* ux = upper->as<ExchangeInfo>();
     if (ux == nullptr || upper->children.size() != 1) continue;
     if (ux->partitioning != Partitioning::hash && ux->partitioning != Partitioning::range) continue;
-    const PlanNode* lower = descend(upper->children.front(), [&](const PlanNode& n) { return keeps_rows_in_place(n, *ux); });
+    const PlanNode* lower =
+        descend(upper->children.front(), [&](const PlanNode& n) { return keeps_rows_in_place(n, *ux); });
     const auto* lx = lower == nullptr ? nullptr : lower->as<ExchangeInfo>();
     if (lx == nullptr) continue;
     bool same_keys = shares_key(*ux, *lx);
     bool user = is_user_repartition(*lx);
     if (!same_keys && !user) continue;
-    std::string lower_keys = lx->key_refs.empty() ? std::string(plan::to_string(lx->partitioning))
-                                                  : "[" + join_refs(lx->key_refs) + "]";
-    auto& d = ctx.report(
-        *upper,
-        "rows shuffled by " + lower_keys + " at line " + std::to_string(lower->span.line) +
-            " are shuffled again by [" + join_refs(ux->key_refs) + "]; the first shuffle is wasted",
-        "Remove the first shuffle",
-        user ? "Drop the `.repartition(...)` (or `DISTRIBUTE BY`) before this stage: Spark shuffles by [" +
-                   join_refs(ux->key_refs) + "] anyway. To control the partition count, let AQE coalesce "
-                   "partitions or set spark.sql.shuffle.partitions."
-             : "Partition once by exactly [" + join_refs(ux->key_refs) +
-                   "], e.g. `df.repartition(" + join_refs(ux->key_refs) + ")` only if the key set matches the "
-                   "grouping/join keys that follow.");
+    std::string lower_keys =
+        lx->key_refs.empty() ? std::string(plan::to_string(lx->partitioning)) : "[" + join_refs(lx->key_refs) + "]";
+    auto& d =
+        ctx.report(*upper,
+                   "rows shuffled by " + lower_keys + " at line " + std::to_string(lower->span.line) +
+                       " are shuffled again by [" + join_refs(ux->key_refs) + "]; the first shuffle is wasted",
+                   "Remove the first shuffle",
+                   user ? "Drop the `.repartition(...)` (or `DISTRIBUTE BY`) before this stage: Spark shuffles by [" +
+                              join_refs(ux->key_refs) +
+                              "] anyway. To control the partition count, let AQE coalesce "
+                              "partitions or set spark.sql.shuffle.partitions."
+                        : "Partition once by exactly [" + join_refs(ux->key_refs) + "], e.g. `df.repartition(" +
+                              join_refs(ux->key_refs) +
+                              ")` only if the key set matches the "
+                              "grouping/join keys that follow.");
     d.related.push_back({ctx.location_of(*lower), "first shuffle"});
   }
 }

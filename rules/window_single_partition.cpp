@@ -7,10 +7,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kWindowSinglePartition{
-    "PL008", "window-single-partition", "A window function moves all rows into one partition", Severity::warning,
-    FixAvailability::never,
-    R"md(## What it does
+extern const RuleInfo kWindowSinglePartition{"PL008",
+                                             "window-single-partition",
+                                             "A window function moves all rows into one partition",
+                                             Severity::warning,
+                                             FixAvailability::never,
+                                             R"md(## What it does
 Finds a `Window` without a partition spec whose input comes from `Exchange SinglePartition`: the
 window was defined with `Window.orderBy(...)` and no `partitionBy(...)`.
 
@@ -53,8 +55,9 @@ void check_window_single_partition(PlanContext& ctx) {
     });
     const auto* x = below == nullptr ? nullptr : below->as<plan::ExchangeInfo>();
     if (x == nullptr || x->partitioning != plan::Partitioning::single) continue;
-    auto& d = ctx.report(*w, "window without partitionBy: every row is moved into a single partition and sorted by "
-                             "one task",
+    auto& d = ctx.report(*w,
+                         "window without partitionBy: every row is moved into a single partition and sorted by "
+                         "one task",
                          "Partition the window", "Window.partitionBy(\"<key>\").orderBy(...)");
     d.related.push_back({ctx.location_of(*below), "the single-partition exchange"});
   }

@@ -68,7 +68,8 @@ TEST_CASE("fingerprints survive renumbered ids and moved lines", "[engine]") {
 TEST_CASE("normalising a plan line drops ids, plan ids and operator numbers", "[engine]") {
   CHECK(normalize_plan_line("   :  +- Exchange hashpartitioning(k#47, 200), ENSURE_REQUIREMENTS, [plan_id=79]") ==
         "Exchange hashpartitioning(k#, 200), ENSURE_REQUIREMENTS, [plan_id=]");
-  CHECK(normalize_plan_line("+- * BroadcastHashJoin Inner BuildRight (24)") == "* BroadcastHashJoin Inner BuildRight ()");
+  CHECK(normalize_plan_line("+- * BroadcastHashJoin Inner BuildRight (24)") ==
+        "* BroadcastHashJoin Inner BuildRight ()");
   CHECK(normalize_plan_line("*(3) Project [a#1L]") == "*() Project [a#L]");
   CHECK(normalize_plan_line("Range (0, 10, step=1, splits=2)") == "Range (0, 10, step=1, splits=2)");
 }

@@ -24,8 +24,8 @@ TEST_CASE("section headers", "[grammar]") {
   CHECK(r.kind == LineKind::section_header);
   CHECK(r.title == "Physical Plan");
   CHECK(read_plan_line("===== Subqueries =====").title == "Subqueries");
-  CHECK(read_plan_line("== Subtree 1 / 2 (maxMethodCodeSize:282; maxConstantPoolSize:348(0.53% used)) ==").title.substr(0, 9) ==
-        "Subtree 1");
+  CHECK(read_plan_line("== Subtree 1 / 2 (maxMethodCodeSize:282; maxConstantPoolSize:348(0.53% used)) ==")
+            .title.substr(0, 9) == "Subtree 1");
 }
 
 TEST_CASE("root line with codegen stage and arguments", "[grammar]") {
@@ -112,7 +112,8 @@ TEST_CASE("details headers and fields", "[grammar]") {
 }
 
 TEST_CASE("subquery headers", "[grammar]") {
-  auto r = read_plan_line("Subquery:2 Hosting operator id = 5 Hosting Expression = Subquery scalar-subquery#x, [id=#x]");
+  auto r =
+      read_plan_line("Subquery:2 Hosting operator id = 5 Hosting Expression = Subquery scalar-subquery#x, [id=#x]");
   REQUIRE(r.kind == LineKind::subquery_header);
   CHECK(r.number == 2);
   CHECK(r.hosting_id == 5);

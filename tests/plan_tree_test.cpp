@@ -190,15 +190,17 @@ TEST_CASE("spark-sql table framing is removed but columns stay the file's", "[tr
 }
 
 TEST_CASE("several plans in one file", "[tree]") {
-  auto d = parse_document("== Physical Plan ==\nProject [a#1]\n\n== Physical Plan ==\nRange (0, 1, step=1, splits=1)\n", "t");
+  auto d = parse_document("== Physical Plan ==\nProject [a#1]\n\n== Physical Plan ==\nRange (0, 1, step=1, splits=1)\n",
+                          "t");
   REQUIRE(d.plans.size() == 2);
   CHECK(root_of(d, Section::physical, 1).kind == OpKind::range);
 }
 
 TEST_CASE("unknown operators are ordinary nodes", "[tree]") {
-  auto d = parse_document("PhotonResultStage\n+- FancyVendorOperator foo=bar\n   +- PhotonShuffleExchangeSink "
-                          "hashpartitioning(a#1, 8)\n",
-                          "t");
+  auto d = parse_document(
+      "PhotonResultStage\n+- FancyVendorOperator foo=bar\n   +- PhotonShuffleExchangeSink "
+      "hashpartitioning(a#1, 8)\n",
+      "t");
   REQUIRE(d.errors.empty());
   const auto& r = root_of(d);
   CHECK(r.children[0]->name == "FancyVendorOperator");
@@ -207,9 +209,10 @@ TEST_CASE("unknown operators are ordinary nodes", "[tree]") {
 }
 
 TEST_CASE("bad lines become errors and the rest of the plan is still built", "[tree]") {
-  auto d = parse_document("Project [a#1]\n+- Filter (a#1 > 0)\n   +- 42 nonsense\n   +- Range (0, 3, step=1, splits=1)\n"
-                          "/* stray */\n",
-                          "t");
+  auto d = parse_document(
+      "Project [a#1]\n+- Filter (a#1 > 0)\n   +- 42 nonsense\n   +- Range (0, 3, step=1, splits=1)\n"
+      "/* stray */\n",
+      "t");
   REQUIRE(d.errors.size() == 2);
   CHECK(d.errors[0].line == 3);
   CHECK(d.errors[0].column == 7);
@@ -220,19 +223,21 @@ TEST_CASE("bad lines become errors and the rest of the plan is still built", "[t
 }
 
 TEST_CASE("codegen output skips the generated Java", "[tree]") {
-  auto d = parse_document("Found 1 WholeStageCodegen subtrees.\n== Subtree 1 / 1 (maxMethodCodeSize:1) ==\n"
-                          "*(1) Project [a#1]\n+- *(1) Range (0, 2, step=1, splits=1)\n\nGenerated code:\n"
-                          "/* 001 */ public Object generate(Object[] references) {\n/* 002 */ }\n",
-                          "t");
+  auto d = parse_document(
+      "Found 1 WholeStageCodegen subtrees.\n== Subtree 1 / 1 (maxMethodCodeSize:1) ==\n"
+      "*(1) Project [a#1]\n+- *(1) Range (0, 2, step=1, splits=1)\n\nGenerated code:\n"
+      "/* 001 */ public Object generate(Object[] references) {\n/* 002 */ }\n",
+      "t");
   REQUIRE(d.errors.empty());
   CHECK(root_of(d, Section::codegen_subtree).name == "Project");
   CHECK(d.operator_lines == 2);
 }
 
 TEST_CASE("Photon explanation is kept as text", "[tree]") {
-  auto d = parse_document("== Physical Plan ==\nPhotonResultStage\n\n== Photon Explanation ==\nThe query is fully "
-                          "supported by Photon.\n",
-                          "t");
+  auto d = parse_document(
+      "== Physical Plan ==\nPhotonResultStage\n\n== Photon Explanation ==\nThe query is fully "
+      "supported by Photon.\n",
+      "t");
   REQUIRE(d.errors.empty());
   CHECK(d.plans[0].photon_explanation == "The query is fully supported by Photon.");
 }
@@ -248,10 +253,11 @@ TEST_CASE("cost mode statistics are parsed into bytes and rows", "[tree]") {
 }
 
 TEST_CASE("join fields in simple and formatted modes", "[tree]") {
-  auto d = parse_document("SortMergeJoin [k#1, j#2], [k#3, cast(j#4 as bigint)], LeftOuter, (a#5 > b#6)\n"
-                          "BroadcastNestedLoopJoin BuildRight, Inner\n"
-                          "BroadcastHashJoin [k#1], [k#2], Inner, BuildRight, false\n",
-                          "t");
+  auto d = parse_document(
+      "SortMergeJoin [k#1, j#2], [k#3, cast(j#4 as bigint)], LeftOuter, (a#5 > b#6)\n"
+      "BroadcastNestedLoopJoin BuildRight, Inner\n"
+      "BroadcastHashJoin [k#1], [k#2], Inner, BuildRight, false\n",
+      "t");
   const auto& roots = d.plans[0].physical()->roots;
   REQUIRE(roots.size() == 3);
   const auto* smj = roots[0]->as<JoinInfo>();
@@ -267,10 +273,11 @@ TEST_CASE("join fields in simple and formatted modes", "[tree]") {
 }
 
 TEST_CASE("Python evaluators and windows", "[tree]") {
-  auto d = parse_document("BatchEvalPython [slow_upper(name#1)#7], [pythonUDF0#12]\n"
-                          "ArrowEvalPython [fast(x#2)#8], [pythonUDF1#13], 200\n"
-                          "Window [rank(v#1) windowspecdefinition(v#1 ASC NULLS FIRST) AS r#2], [], [v#1 ASC NULLS FIRST]\n",
-                          "t");
+  auto d = parse_document(
+      "BatchEvalPython [slow_upper(name#1)#7], [pythonUDF0#12]\n"
+      "ArrowEvalPython [fast(x#2)#8], [pythonUDF1#13], 200\n"
+      "Window [rank(v#1) windowspecdefinition(v#1 ASC NULLS FIRST) AS r#2], [], [v#1 ASC NULLS FIRST]\n",
+      "t");
   const auto& roots = d.plans[0].physical()->roots;
   const auto* py = roots[0]->as<PythonEvalInfo>();
   REQUIRE(py);
@@ -284,7 +291,8 @@ TEST_CASE("Python evaluators and windows", "[tree]") {
 }
 
 TEST_CASE("CRLF line endings and a BOM", "[tree]") {
-  auto d = parse_document("\xEF\xBB\xBF== Physical Plan ==\r\nProject [a#1]\r\n+- Range (0, 1, step=1, splits=1)\r\n", "t");
+  auto d =
+      parse_document("\xEF\xBB\xBF== Physical Plan ==\r\nProject [a#1]\r\n+- Range (0, 1, step=1, splits=1)\r\n", "t");
   REQUIRE(d.errors.empty());
   CHECK(root_of(d).children[0]->args == "(0, 1, step=1, splits=1)");
 }

@@ -7,7 +7,8 @@ using planlint::pyspark::PythonParser;
 
 TEST_CASE("tree-sitter-python parses PySpark code", "[pyspark]") {
   PythonParser parser;
-  auto tree = parser.parse("from pyspark.sql import functions as F\ndf = spark.read.parquet('x').groupBy('k').count()\n");
+  auto tree =
+      parser.parse("from pyspark.sql import functions as F\ndf = spark.read.parquet('x').groupBy('k').count()\n");
   REQUIRE(tree);
   CHECK(!tree->first_error());
   CHECK(tree->sexp().rfind("(module (import_from_statement", 0) == 0);

@@ -72,7 +72,8 @@ TEST_CASE("rule fixtures produce exactly the annotated findings", "[rules]") {
     auto expected = load_expectations(raw);
     FileResult r = lint_plan_text(path.filename().string(), raw, all_rules_options());
     std::multiset<Expectation> got;
-    for (const auto& d : r.diagnostics) got.insert({d.location.line, std::string(d.rule->name), std::string(to_string(d.severity))});
+    for (const auto& d : r.diagnostics)
+      got.insert({d.location.line, std::string(d.rule->name), std::string(to_string(d.severity))});
     for (const auto& e : expected) {
       auto it = got.find(e);
       if (it == got.end()) {
@@ -107,8 +108,8 @@ TEST_CASE("each rule's documented example fires and its fix does not", "[rules][
   for (const auto& r : all_rules()) rules.push_back(r.info);
   for (const RuleInfo* r : rules) {
     INFO(r->name);
-    for (std::string_view heading : {"## What it does", "## Why is this bad?", "## Example", "Use instead",
-                                     "## Fix safety", "## Options"})
+    for (std::string_view heading :
+         {"## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options"})
       CHECK(r->doc.find(heading) != std::string_view::npos);
     auto blocks = plan_blocks(r->doc);
     REQUIRE(blocks.size() == 2);

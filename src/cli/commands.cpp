@@ -106,7 +106,8 @@ int run_parse(const std::string& file, const std::string& dump) {
   }
   auto doc = plan::parse_document(text, file);
   std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
-  for (const auto& e : doc.errors) std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
+  for (const auto& e : doc.errors)
+    std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
   return doc.errors.empty() ? 0 : 1;
 }
 

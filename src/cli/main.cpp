@@ -49,8 +49,9 @@ bool is_plan_file(const fs::path& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"planlint: find Spark performance problems in query plans (explain output) before they cost money.\n"
-               "PATH is a plan file, a directory (searched for *.txt, *.plan, *.explain) or '-' for stdin."};
+  CLI::App app{
+      "planlint: find Spark performance problems in query plans (explain output) before they cost money.\n"
+      "PATH is a plan file, a directory (searched for *.txt, *.plan, *.explain) or '-' for stdin."};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
 
@@ -68,9 +69,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
   app.add_option("--select", select, "Only these rules (ids, names or id prefixes; comma-separated; ALL)")
-      ->delimiter(',')->allow_extra_args(false);
-  app.add_option("--extend-select", extend_select, "Add rules to the selection")->delimiter(',')->allow_extra_args(false);
-  app.add_option("--ignore", ignore, "Skip these rules (ids, names or id prefixes)")->delimiter(',')->allow_extra_args(false);
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--extend-select", extend_select, "Add rules to the selection")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--ignore", ignore, "Skip these rules (ids, names or id prefixes)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   app.add_option("--stdin-filename", stdin_filename, "File name to report for input read from stdin");
   app.add_option("--broadcast-threshold", threshold,
                  "Size under which a join side counts as small for missing-broadcast (e.g. 10MB, 10485760)");

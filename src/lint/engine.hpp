@@ -12,9 +12,9 @@ namespace planlint::lint {
 
 struct FileResult {
   std::string path;
-  std::vector<std::string> lines;  // the file's lines, for reporters that quote them
+  std::vector<std::string> lines;       // the file's lines, for reporters that quote them
   std::vector<Diagnostic> diagnostics;  // sorted by position
-  std::string io_error;  // set when the file could not be read
+  std::string io_error;                 // set when the file could not be read
 };
 
 FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options);

@@ -71,7 +71,8 @@ bool is_wrapper(const PlanNode& n) {
   }
   std::string_view b = plan::base_operator_name(n.name);
   return b == "WholeStageCodegen" || b == "InputAdapter" || b == "ColumnarToRow" || b == "RowToColumnar" ||
-         b == "Adapter" || b == "InputIteratorTransformer" || b == "ShuffleMapStage" || b == "ResultStage" || b == "VeloxColumnarToRow" || b == "ColumnarToRowExec";
+         b == "Adapter" || b == "InputIteratorTransformer" || b == "ShuffleMapStage" || b == "ResultStage" ||
+         b == "VeloxColumnarToRow" || b == "ColumnarToRowExec";
 }
 
 bool is_pass_through(const PlanNode& n) {

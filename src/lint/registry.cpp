@@ -6,9 +6,8 @@
 namespace planlint::rules {
 using lint::PlanContext;
 using lint::RuleInfo;
-extern const RuleInfo kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast,
-    kHardcodedShufflePartitions, kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast,
-    kPushdownBlocked;
+extern const RuleInfo kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast, kHardcodedShufflePartitions,
+    kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
 void check_python_row_udf(PlanContext&);
@@ -40,7 +39,10 @@ const std::array kRules{
     PlanRule{&kPushdownBlocked, check_pushdown_blocked},
 };
 
-const RuleInfo kPlanSyntax{"PL000", "plan-syntax", "A line of plan text could not be read", Severity::error,
+const RuleInfo kPlanSyntax{"PL000",
+                           "plan-syntax",
+                           "A line of plan text could not be read",
+                           Severity::error,
                            FixAvailability::never,
                            R"md(## What it does
 Reports a line of plan text that planlint cannot read: a tree branch without an operator, a
@@ -86,27 +88,36 @@ const RuleInfo* find_rule(std::string_view id_or_name) {
 
 std::string_view to_string(Severity s) {
   switch (s) {
-    case Severity::info: return "info";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+    case Severity::info:
+      return "info";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
   }
   return "warning";
 }
 
 std::string_view to_string(Applicability a) {
   switch (a) {
-    case Applicability::display_only: return "display-only";
-    case Applicability::unsafe: return "unsafe";
-    case Applicability::safe: return "safe";
+    case Applicability::display_only:
+      return "display-only";
+    case Applicability::unsafe:
+      return "unsafe";
+    case Applicability::safe:
+      return "safe";
   }
   return "display-only";
 }
 
 std::string_view to_string(FixAvailability f) {
   switch (f) {
-    case FixAvailability::never: return "never";
-    case FixAvailability::sometimes: return "sometimes";
-    case FixAvailability::always: return "always";
+    case FixAvailability::never:
+      return "never";
+    case FixAvailability::sometimes:
+      return "sometimes";
+    case FixAvailability::always:
+      return "always";
   }
   return "never";
 }

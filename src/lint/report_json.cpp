@@ -12,11 +12,8 @@ using nlohmann::json;
 using ordered = nlohmann::ordered_json;
 
 ordered location_json(const Location& l) {
-  return ordered{{"file", l.path},
-                 {"line", l.line},
-                 {"column", l.column},
-                 {"end_line", l.end_line},
-                 {"end_column", l.end_column}};
+  return ordered{
+      {"file", l.path}, {"line", l.line}, {"column", l.column}, {"end_line", l.end_line}, {"end_column", l.end_column}};
 }
 
 ordered fix_json(const Fix& f) {
@@ -88,9 +85,12 @@ ordered physical_location(const FileResult& r, const Location& l) {
 
 std::string_view sarif_level(Severity s) {
   switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::info: return "note";
+    case Severity::error:
+      return "error";
+    case Severity::warning:
+      return "warning";
+    case Severity::info:
+      return "note";
   }
   return "warning";
 }
@@ -209,7 +209,8 @@ std::string render_sarif(const std::vector<FileResult>& results, const ReportOpt
               {"columnKind", "unicodeCodePoints"},
               {"results", res}};
   if (!notifications.empty())
-    run["invocations"] = ordered::array({{{"executionSuccessful", false}, {"toolExecutionNotifications", notifications}}});
+    run["invocations"] =
+        ordered::array({{{"executionSuccessful", false}, {"toolExecutionNotifications", notifications}}});
   else
     run["invocations"] = ordered::array({{{"executionSuccessful", true}}});
   ordered out{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", {run}}};

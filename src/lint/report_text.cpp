@@ -19,9 +19,12 @@ struct Palette {
 
 std::string_view severity_colour(Severity s) {
   switch (s) {
-    case Severity::error: return "1;31";
-    case Severity::warning: return "1;33";
-    case Severity::info: return "1;36";
+    case Severity::error:
+      return "1;31";
+    case Severity::warning:
+      return "1;33";
+    case Severity::info:
+      return "1;36";
   }
   return "1";
 }
@@ -35,7 +38,8 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   std::size_t len = loc.end_column > loc.column ? loc.end_column - loc.column : 1;
   std::string pad;
   for (std::size_t i = 0; i < start && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
-  out += p.paint("34", std::string(gutter.size() - 2, ' ') + "| ") + pad + p.paint("1;32", "^" + std::string(len - 1, '~')) + "\n";
+  out += p.paint("34", std::string(gutter.size() - 2, ' ') + "| ") + pad +
+         p.paint("1;32", "^" + std::string(len - 1, '~')) + "\n";
 }
 
 }  // namespace
@@ -82,12 +86,23 @@ std::string gh_escape(std::string_view s, bool property) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      case ':': out += property ? "%3A" : ":"; break;
-      case ',': out += property ? "%2C" : ","; break;
-      default: out += c;
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -98,7 +113,9 @@ std::string render_github(const std::vector<FileResult>& results, const ReportOp
   std::string out;
   for (const auto& r : results) {
     for (const auto& d : r.diagnostics) {
-      std::string_view level = d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "notice";
+      std::string_view level = d.severity == Severity::error     ? "error"
+                               : d.severity == Severity::warning ? "warning"
+                                                                 : "notice";
       std::string msg = d.message;
       if (d.fix) msg += "\nFix: " + d.fix->suggestion;
       out += fmt::format("::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n", level,

@@ -14,8 +14,8 @@ std::string_view to_string(FixAvailability f);
 class PlanContext;
 
 struct RuleInfo {
-  std::string_view id;  // stable: "PL001"
-  std::string_view name;  // kebab-case, user-facing: "redundant-shuffle"
+  std::string_view id;       // stable: "PL001"
+  std::string_view name;     // kebab-case, user-facing: "redundant-shuffle"
   std::string_view summary;  // one line
   Severity severity;
   FixAvailability fix;

@@ -10,7 +10,7 @@
 namespace planlint::lint {
 
 struct ShuffleCounts {
-  bool adaptive = false;  // the plan has an AdaptiveSparkPlan
+  bool adaptive = false;                         // the plan has an AdaptiveSparkPlan
   std::vector<const plan::PlanNode*> exchanges;  // hash / range / round-robin exchanges with a partition count
   std::set<std::int64_t> counts;
   [[nodiscard]] std::string counts_text() const;

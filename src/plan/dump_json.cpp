@@ -29,11 +29,13 @@ json node_json(const PlanNode& n) {
     j["details"] = d;
   }
   if (const auto* x = n.as<ExchangeInfo>()) {
-    j["exchange"] = {{"partitioning", to_string(x->partitioning)}, {"keys", x->keys}, {"key_refs", refs_json(x->key_refs)},
+    j["exchange"] = {{"partitioning", to_string(x->partitioning)},
+                     {"keys", x->keys},
+                     {"key_refs", refs_json(x->key_refs)},
                      {"origin", x->origin}};
     if (x->num_partitions) j["exchange"]["num_partitions"] = *x->num_partitions;
   } else if (const auto* jn = n.as<JoinInfo>()) {
-    j["join"] = {{"strategy", jn->strategy},   {"type", jn->join_type},     {"left_keys", jn->left_keys},
+    j["join"] = {{"strategy", jn->strategy},     {"type", jn->join_type},      {"left_keys", jn->left_keys},
                  {"right_keys", jn->right_keys}, {"condition", jn->condition}, {"build_side", jn->build_side}};
   } else if (const auto* f = n.as<FilterInfo>()) {
     j["filter"] = {{"condition", f->condition}, {"refs", refs_json(f->refs)}};
@@ -53,7 +55,8 @@ json node_json(const PlanNode& n) {
   } else if (const auto* py = n.as<PythonEvalInfo>()) {
     j["python"] = {{"udfs", py->udf_names}, {"calls", py->udf_calls}, {"outputs", refs_json(py->outputs)}};
   } else if (const auto* w = n.as<WindowInfo>()) {
-    j["window"] = {{"expressions", w->expressions}, {"partition_spec", w->partition_spec}, {"order_spec", w->order_spec}};
+    j["window"] = {
+        {"expressions", w->expressions}, {"partition_spec", w->partition_spec}, {"order_spec", w->order_spec}};
   }
   if (n.stats.size_in_bytes || n.stats.row_count) {
     j["statistics"] = json::object();

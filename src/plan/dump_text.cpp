@@ -34,7 +34,8 @@ std::string fields_text(const PlanNode& n) {
   } else if (const auto* p = n.as<PythonEvalInfo>()) {
     out += fmt::format(" udfs=[{}] outputs={}", fmt::join(p->udf_names, ", "), refs_text(p->outputs));
   } else if (const auto* w = n.as<WindowInfo>()) {
-    out += fmt::format(" partition=[{}] order=[{}]", fmt::join(w->partition_spec, ", "), fmt::join(w->order_spec, ", "));
+    out +=
+        fmt::format(" partition=[{}] order=[{}]", fmt::join(w->partition_spec, ", "), fmt::join(w->order_spec, ", "));
   }
   if (n.stats.size_in_bytes) out += fmt::format(" sizeInBytes={}", *n.stats.size_in_bytes);
   if (n.stats.row_count) out += fmt::format(" rowCount={}", *n.stats.row_count);

@@ -192,8 +192,7 @@ LineRecord read_plan_line(std::string_view line) {
   if (try_rule<g::section_header>(line, LineKind::section_header, rec)) return rec;
   if (!line.empty() && line.front() == '(' && try_rule<g::details_header>(line, LineKind::details_header, rec))
     return rec;
-  if (line.rfind("Subquery:", 0) == 0 && try_rule<g::subquery_header>(line, LineKind::subquery_header, rec))
-    return rec;
+  if (line.rfind("Subquery:", 0) == 0 && try_rule<g::subquery_header>(line, LineKind::subquery_header, rec)) return rec;
   if (try_rule<g::tree_line>(line, LineKind::tree_node, rec)) {
     if (rec.kind == LineKind::tree_node && !rec.title.empty()) rec.kind = LineKind::aqe_header;
     return rec;

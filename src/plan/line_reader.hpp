@@ -17,7 +17,7 @@ struct LineRecord {
   LineKind kind = LineKind::text;
   int branch_column = -1;  // 0-based column of "+- " / ":- ", -1 when the line has none
   int content_column = 0;  // 0-based column where the node text starts
-  int name_column = 0;  // 0-based column of the operator name
+  int name_column = 0;     // 0-based column of the operator name
   std::string_view title;  // section / AQE header title
   std::string_view name;
   std::string_view args;

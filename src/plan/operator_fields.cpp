@@ -143,8 +143,8 @@ void parse_exchange(PlanNode& n) {
 }
 
 bool is_join_type(std::string_view w) {
-  static constexpr std::array types{"Inner",    "LeftOuter", "RightOuter", "FullOuter", "LeftSemi", "LeftAnti",
-                                    "Cross",    "LeftSingle", "UsingJoin", "NaturalJoin"};
+  static constexpr std::array types{"Inner",    "LeftOuter", "RightOuter", "FullOuter", "LeftSemi",
+                                    "LeftAnti", "Cross",     "LeftSingle", "UsingJoin", "NaturalJoin"};
   for (std::string_view t : types)
     if (w == t) return true;
   return starts_with(w, "ExistenceJoin");
@@ -152,9 +152,9 @@ bool is_join_type(std::string_view w) {
 
 void parse_join(PlanNode& n) {
   JoinInfo j;
-  static constexpr std::array strategies{"SortMergeJoin",   "ShuffledHashJoin",       "BroadcastHashJoin",
+  static constexpr std::array strategies{"SortMergeJoin",           "ShuffledHashJoin", "BroadcastHashJoin",
                                          "BroadcastNestedLoopJoin", "CartesianProduct", "ShuffledNestedLoopJoin",
-                                         "NestedLoopJoin",  "HashJoin",               "Join"};
+                                         "NestedLoopJoin",          "HashJoin",         "Join"};
   for (std::string_view s : strategies)
     if (n.name.find(s) != std::string::npos) {
       j.strategy = std::string(s);
@@ -182,7 +182,8 @@ void parse_join(PlanNode& n) {
     if (const auto* k = n.detail("Left keys")) j.left_keys = split_list(*k);
     if (const auto* k = n.detail("Right keys")) j.right_keys = split_list(*k);
     if (const auto* t = n.detail("Join type")) j.join_type = std::string(trim(*t));
-    if (const auto* c = n.detail("Join condition"); c != nullptr && trim(*c) != "None") j.condition = std::string(trim(*c));
+    if (const auto* c = n.detail("Join condition"); c != nullptr && trim(*c) != "None")
+      j.condition = std::string(trim(*c));
   } else {
     auto items = split_top_level(n.args);
     std::size_t i = 0;
@@ -288,8 +289,8 @@ void parse_window(PlanNode& n) {
   if (!items.empty()) w.expressions = split_list(items[0]);
   for (std::size_t i = 1; i < items.size() && i < 3; ++i) {
     auto list = split_list(items[i]);
-    bool ordered = !list.empty() && (list.front().find(" ASC") != std::string::npos ||
-                                     list.front().find(" DESC") != std::string::npos);
+    bool ordered = !list.empty() &&
+                   (list.front().find(" ASC") != std::string::npos || list.front().find(" DESC") != std::string::npos);
     (ordered ? w.order_spec : w.partition_spec) = std::move(list);
   }
   n.fields = std::move(w);
@@ -306,7 +307,7 @@ void parse_aggregate(PlanNode& n) {
       if (starts_with(item, "functions=")) a.functions = split_list(std::string_view(item).substr(10));
     }
   } else {
-    auto items = split_top_level(n.args);  // logical "Aggregate [k#1], [k#1, sum(v#2) AS s#3L]"
+    auto items = split_top_level(n.args);                       // logical "Aggregate [k#1], [k#1, sum(v#2) AS s#3L]"
     if (items.size() == 1) a.functions = split_list(items[0]);  // global aggregate: no grouping list
     if (items.size() > 1) {
       a.keys = split_list(items[0]);

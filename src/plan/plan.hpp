@@ -68,11 +68,12 @@ struct ExchangeInfo {
 };
 
 struct JoinInfo {
-  std::string strategy;  // SortMergeJoin, ShuffledHashJoin, BroadcastHashJoin, BroadcastNestedLoopJoin, CartesianProduct, Join
+  std::string
+      strategy;  // SortMergeJoin, ShuffledHashJoin, BroadcastHashJoin, BroadcastNestedLoopJoin, CartesianProduct, Join
   std::string join_type;  // Inner, LeftOuter, ...
   std::vector<std::string> left_keys, right_keys;
   std::vector<AttributeRef> left_refs, right_refs;
-  std::string condition;  // non-equi condition, empty when none
+  std::string condition;   // non-equi condition, empty when none
   std::string build_side;  // BuildLeft / BuildRight / empty
 };
 
@@ -105,7 +106,7 @@ struct ScanInfo {
 struct PythonEvalInfo {
   std::vector<std::string> udf_calls;  // "f(a#1)#10"
   std::vector<std::string> udf_names;  // "f"
-  std::vector<AttributeRef> outputs;  // pythonUDF0#20
+  std::vector<AttributeRef> outputs;   // pythonUDF0#20
 };
 
 struct WindowInfo {
@@ -127,7 +128,7 @@ std::string_view to_string(AqeRole role);
 struct PlanNode {
   std::string name;  // operator name as printed, markers removed: "HashAggregate", "Scan", "PhotonShuffleExchangeSink"
   OpKind kind = OpKind::other;
-  std::string args;  // raw argument text after the name
+  std::string args;                                          // raw argument text after the name
   std::vector<std::pair<std::string, std::string>> details;  // formatted mode: "Output" -> "[a#1]", ...
   std::optional<int> codegen_stage;
   std::optional<int> operator_id;  // formatted mode "(n)"; simplified form's "#n" reuse number is in args

@@ -11,9 +11,9 @@ namespace planlint::plan {
 namespace {
 
 struct SourceLine {
-  std::uint32_t number;  // 1-based line in the file
+  std::uint32_t number;   // 1-based line in the file
   std::string_view text;  // with spark-sql table framing removed
-  int offset;  // columns removed from the front by the framing
+  int offset;             // columns removed from the front by the framing
 };
 
 bool is_table_border(std::string_view s) {
@@ -92,7 +92,7 @@ class Builder {
     int branch;
     int content;
     AqeRole header = AqeRole::none;  // an AQE "== ... Plan ==" header owned by node
-    bool fresh = false;  // header whose first line has not come yet
+    bool fresh = false;              // header whose first line has not come yet
   };
 
   Document& doc_;
@@ -371,8 +371,9 @@ class Builder {
     auto [first, last] = numbered_.equal_range(rec.number);
     for (auto it = first; it != last; ++it) details_targets_.push_back(it->second);
     if (details_targets_.empty())
-      error(l, 1, "details block (" + std::to_string(rec.number) + ") " + std::string(rec.name) +
-                      " matches no operator in the plan tree");
+      error(l, 1,
+            "details block (" + std::to_string(rec.number) + ") " + std::string(rec.name) +
+                " matches no operator in the plan tree");
     // Mark "has details" even when the block carries no fields ("(5) ReusedExchange [Reuses operator id: 3]").
     for (PlanNode* n : details_targets_)
       if (n->details.empty()) n->details.emplace_back("", std::string(rec.name));

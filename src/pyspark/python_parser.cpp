@@ -53,7 +53,8 @@ PythonParser::PythonParser() : parser_(ts_parser_new()) {
 }
 
 std::optional<PythonTree> PythonParser::parse(std::string source) {
-  TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  TSTree* tree =
+      ts_parser_parse_string(parser_.get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
   if (tree == nullptr) return std::nullopt;
   return PythonTree(std::move(source), tree);
 }

@@ -13,7 +13,7 @@ struct TSTree;
 namespace planlint::pyspark {
 
 struct SyntaxError {
-  std::uint32_t line = 0;  // 1-based
+  std::uint32_t line = 0;    // 1-based
   std::uint32_t column = 0;  // 1-based, bytes
   std::string message;
 };
