@@ -1,0 +1,621 @@
+// Builds the SourceModel from tree-sitter-python trees, one cell at a time: imports, call chains,
+// bindings across statements (and cells), UDF definitions, Spark configuration settings, comments.
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+#include "pyspark/model.hpp"
+#include "pyspark/python_parser.hpp"
+#include "pyspark/sql_settings.hpp"
+
+namespace planlint::pyspark {
+namespace {
+
+constexpr int kMaxDepth = 400;  // deeper nesting is not Spark code worth analysing; never overflow the stack
+
+const std::set<std::string, std::less<>> kSparkOnlyMethods{
+    "withColumn", "withColumns",     "withColumnRenamed", "groupBy",      "repartition", "repartitionByRange",
+    "coalesce",   "crossJoin",       "dropDuplicates",    "toPandas",     "unpersist",   "persist",
+    "cache",      "createOrReplaceTempView", "write",     "writeTo",      "orderBy",     "unionByName",
+    "selectExpr", "printSchema",     "toDF",              "localCheckpoint", "checkpoint", "hint"};
+const std::set<std::string, std::less<>> kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
+
+std::string_view node_type(TSNode n) { return ts_node_type(n); }
+
+bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), t) == 0; }
+
+TSNode field(TSNode n, const char* name) {
+  return ts_node_child_by_field_name(n, name, static_cast<std::uint32_t>(std::strlen(name)));
+}
+
+class Analyzer {
+ public:
+  Analyzer(const SourceFile& file, SourceModel& model) : file_(file), m_(model) {}
+
+  void run() {
+    PythonParser parser;
+    for (const Cell& cell : file_.cells) {
+      cell_ = &cell;
+      if (cell.language == CellLanguage::sql) {
+        for (auto& s : sql_set_statements(cell.text)) {
+          ConfSetting c;
+          c.key = s.key;
+          c.value = s.value;
+          c.literal = true;
+          c.pos = pos_of_bytes(s.begin, s.end);
+          c.value_pos = pos_of_bytes(s.value_begin, s.value_end);
+          c.cell = cell.number;
+          c.via = "SQL SET";
+          m_.settings.push_back(std::move(c));
+        }
+        continue;
+      }
+      if (cell.language != CellLanguage::python) continue;
+      auto tree = parser.parse(cell.text);
+      if (!tree) continue;
+      src_ = tree->source();
+      TSNode root = ts_tree_root_node(tree->get());
+      if (auto err = tree->first_error()) {
+        m_.syntax_errors.push_back({cell.number, Pos{err->line, err->column, err->line, err->column + 1, 0, 0},
+                                    err->message});
+        continue;
+      }
+      if (auto py2 = find_python2(root)) {
+        m_.syntax_errors.push_back({cell.number, *py2, "Python 2 syntax (print or exec statement) is not Python 3"});
+        continue;
+      }
+      visit(root, 0);
+    }
+  }
+
+ private:
+  const SourceFile& file_;
+  SourceModel& m_;
+  const Cell* cell_ = nullptr;
+  std::string_view src_;
+  std::map<std::string, const Chain*> bindings_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;
+  int statement_ = 0;
+  int loop_depth_ = 0;
+  std::set<const Chain*> noted_;
+  std::optional<Expr::Lambda> first_lambda_;
+
+  // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
+  std::optional<Expr::Lambda> root_lambda(TSNode call) {
+    if (!is_type(call, "call")) return std::nullopt;
+    TSNode args = field(call, "arguments");
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      if (!is_type(a, "lambda")) continue;
+      Expr::Lambda l;
+      TSNode params = field(a, "parameters");
+      for (std::uint32_t k = 0; k < ts_node_named_child_count(params); ++k) l.params.push_back(text(ts_node_named_child(params, k)));
+      l.body = text(field(a, "body"));
+      return l;
+    }
+    return std::nullopt;
+  }
+
+  std::string text(TSNode n) const {
+    auto b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > src_.size() || b > e) return {};
+    return std::string(src_.substr(b, e - b));
+  }
+
+  Pos pos_of(TSNode n) const {
+    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+    return Pos{s.row + 1, s.column + 1, e.row + 1, e.column + 1, ts_node_start_byte(n), ts_node_end_byte(n)};
+  }
+
+  Pos pos_of_bytes(std::size_t b, std::size_t e) const {
+    auto point = [&](std::size_t off, std::uint32_t& line, std::uint32_t& col) {
+      line = 1;
+      std::size_t ls = 0;
+      const std::string& t = cell_->text;
+      for (std::size_t i = 0; i < off && i < t.size(); ++i)
+        if (t[i] == '\n') {
+          ++line;
+          ls = i + 1;
+        }
+      col = static_cast<std::uint32_t>(off - ls + 1);
+    };
+    Pos p;
+    point(b, p.line, p.column);
+    point(e, p.end_line, p.end_column);
+    p.start_byte = static_cast<std::uint32_t>(b);
+    p.end_byte = static_cast<std::uint32_t>(e);
+    return p;
+  }
+
+  std::optional<Pos> find_python2(TSNode root) const {
+    std::vector<TSNode> stack{root};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      if (is_type(n, "print_statement") || is_type(n, "exec_statement")) return pos_of(n);
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) stack.push_back(ts_node_named_child(n, i));
+    }
+    return std::nullopt;
+  }
+
+  // "a.b.c" for identifier/attribute nodes, "" otherwise.
+  std::string dotted(TSNode n) const {
+    if (is_type(n, "identifier")) return text(n);
+    if (is_type(n, "attribute")) {
+      std::string left = dotted(field(n, "object"));
+      if (left.empty()) return {};
+      return left + "." + text(field(n, "attribute"));
+    }
+    return {};
+  }
+
+  void handle_import(TSNode n) {
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is_type(c, "dotted_name")) {
+        std::string name = text(c);
+        m_.imports[name.substr(0, name.find('.'))] = name.substr(0, name.find('.'));
+        m_.imports[name] = name;
+      } else if (is_type(c, "aliased_import")) {
+        m_.imports[text(field(c, "alias"))] = text(field(c, "name"));
+      }
+    }
+  }
+
+  void handle_import_from(TSNode n) {
+    std::string module = text(field(n, "module_name"));
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (ts_node_eq(c, field(n, "module_name"))) continue;
+      if (is_type(c, "wildcard_import")) {
+        m_.star_imports.insert(module);
+      } else if (is_type(c, "dotted_name")) {
+        m_.imports[text(c)] = module + "." + text(c);
+      } else if (is_type(c, "aliased_import")) {
+        m_.imports[text(field(c, "alias"))] = module + "." + text(field(c, "name"));
+      }
+    }
+  }
+
+  // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
+  void collect_columns(TSNode n, Expr& e, int depth, bool sql_string) {
+    if (depth > kMaxDepth || ts_node_is_null(n)) return;
+    if (is_type(n, "string")) {
+      std::string v = string_value(n).value_or("");
+      if (sql_string) {
+        std::string word;
+        for (char c : v + " ") {
+          if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+            word += c;
+          } else if (!word.empty()) {
+            if (!std::isdigit(static_cast<unsigned char>(word[0]))) e.column_names.push_back(word);
+            word.clear();
+          }
+        }
+      } else if (!v.empty()) {
+        e.column_names.push_back(v);
+      }
+      return;
+    }
+    if (is_type(n, "identifier")) e.identifiers.push_back(text(n));
+    if (is_type(n, "attribute")) {
+      TSNode obj = field(n, "object");
+      if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0) e.column_names.push_back(text(field(n, "attribute")));
+    }
+    if (is_type(n, "call")) {
+      std::string callee = m_.qualify(dotted(field(n, "function")));
+      bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" ||
+                    callee == "pyspark.sql.functions.expr";
+      TSNode args = field(n, "arguments");
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
+        collect_columns(ts_node_named_child(args, i), e, depth + 1, callee == "pyspark.sql.functions.expr");
+      if (!col_fn) collect_columns(field(n, "function"), e, depth + 1, false);
+      return;
+    }
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      collect_columns(ts_node_named_child(n, i), e, depth + 1, false);
+  }
+
+  std::optional<std::string> string_value(TSNode n) const {
+    if (!is_type(n, "string")) return std::nullopt;
+    std::string out;
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is_type(c, "interpolation")) return std::nullopt;  // f-string with values: not a literal
+      if (is_type(c, "string_content")) out += text(c);
+    }
+    return out;
+  }
+
+  Expr make_expr(TSNode n, int depth) {
+    Expr e;
+    e.text = text(n);
+    e.pos = pos_of(n);
+    e.kind = std::string(node_type(n));
+    if (depth > kMaxDepth) return e;
+    if (is_type(n, "string")) e.string_value = string_value(n);
+    if (is_type(n, "integer")) {
+      std::string digits;
+      for (char c : e.text)
+        if (c != '_') digits += c;
+      try {
+        e.int_value = std::stoll(digits, nullptr, 0);
+      } catch (...) {
+      }
+    }
+    if (is_type(n, "unary_operator") && e.text.rfind('-', 0) == 0) {
+      Expr inner = make_expr(field(n, "argument"), depth + 1);
+      if (inner.int_value) e.int_value = -*inner.int_value;
+    }
+    if (is_type(n, "true")) e.bool_value = true;
+    if (is_type(n, "false")) e.bool_value = false;
+    if (is_type(n, "lambda")) {
+      Expr::Lambda l;
+      TSNode params = field(n, "parameters");
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i) l.params.push_back(text(ts_node_named_child(params, i)));
+      l.body = text(field(n, "body"));
+      e.lambda = l;
+    }
+    if (is_type(n, "call")) e.callee = m_.qualify(dotted(field(n, "function")));
+    if (is_type(n, "call") || is_type(n, "attribute")) e.chain = build_chain(n, depth + 1);
+    collect_columns(n, e, depth + 1, false);
+    return e;
+  }
+
+  const Chain* build_chain(TSNode n, int depth) {
+    auto key = std::make_pair(ts_node_start_byte(n), ts_node_end_byte(n));
+    if (auto it = built_.find(key); it != built_.end()) return it->second;
+    Chain& c = m_.chains.emplace_back();
+    built_[key] = &c;
+    c.cell = cell_->number;
+    c.statement = statement_;
+    c.in_loop = loop_depth_ > 0;
+    c.pos = pos_of(n);
+    TSNode cur = n;
+    std::vector<Link> links;
+    for (int guard = 0; guard < 10000; ++guard) {
+      if (is_type(cur, "call")) {
+        TSNode fn = field(cur, "function");
+        TSNode args = field(cur, "arguments");
+        if (is_type(fn, "attribute")) {
+          Link l;
+          l.name = text(field(fn, "attribute"));
+          l.is_call = true;
+          l.name_pos = pos_of(field(fn, "attribute"));
+          TSNode obj = field(fn, "object");
+          l.link_pos = pos_of(cur);
+          l.link_pos.start_byte = ts_node_end_byte(obj);
+          TSPoint oe = ts_node_end_point(obj);
+          l.link_pos.line = oe.row + 1;
+          l.link_pos.column = oe.column + 1;
+          l.expr_pos = pos_of(cur);
+          for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+            TSNode a = ts_node_named_child(args, i);
+            if (is_type(a, "comment")) continue;
+            Arg arg;
+            if (is_type(a, "keyword_argument")) {
+              arg.keyword = text(field(a, "name"));
+              arg.value = make_expr(field(a, "value"), depth + 1);
+            } else {
+              arg.value = make_expr(a, depth + 1);
+            }
+            l.args.push_back(std::move(arg));
+          }
+          links.push_back(std::move(l));
+          cur = obj;
+          continue;
+        }
+        c.root_is_call = true;
+        c.root = m_.qualify(dotted(fn));
+        if (c.root.empty()) c.root = text(fn);
+        c.root_expr = make_root_call(cur, depth + 1);
+        break;
+      }
+      if (is_type(cur, "attribute")) {
+        Link l;
+        l.name = text(field(cur, "attribute"));
+        l.name_pos = pos_of(field(cur, "attribute"));
+        TSNode obj = field(cur, "object");
+        l.link_pos = pos_of(cur);
+        l.link_pos.start_byte = ts_node_end_byte(obj);
+        l.expr_pos = pos_of(cur);
+        links.push_back(std::move(l));
+        cur = obj;
+        continue;
+      }
+      if (is_type(cur, "parenthesized_expression") && ts_node_named_child_count(cur) == 1) {
+        cur = ts_node_named_child(cur, 0);
+        continue;
+      }
+      c.root = text(cur);
+      c.root_expr.text = c.root;
+      c.root_expr.pos = pos_of(cur);
+      c.root_expr.kind = std::string(node_type(cur));
+      break;
+    }
+    std::reverse(links.begin(), links.end());
+    c.links = std::move(links);
+    if (!c.root_is_call) {
+      if (auto it = bindings_.find(c.root); it != bindings_.end()) c.bound = it->second;
+    }
+    classify(c);
+    return &c;
+  }
+
+  Expr make_root_call(TSNode call, int depth) {
+    Expr e;
+    e.text = text(call);
+    e.pos = pos_of(call);
+    e.kind = "call";
+    e.callee = m_.qualify(dotted(field(call, "function")));
+    TSNode args = field(call, "arguments");
+    // The arguments of a root call (SparkConf(), broadcast(df), Window.orderBy(...)) are visited as
+    // expressions of their own; keep the first one for rules that look inside (broadcast(x)).
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(args) && depth < kMaxDepth; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      if (is_type(a, "comment")) continue;
+      Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
+      if (!e.chain && arg.chain) e.chain = arg.chain;
+      for (auto& name : arg.column_names) e.column_names.push_back(name);
+      if (e.identifiers.empty()) e.identifiers.push_back(arg.text);
+    }
+    return e;
+  }
+
+  void classify(Chain& c) {
+    const Chain* b = c.bound;
+    bool session_root = (!c.root_is_call && (c.root == "spark" || (b != nullptr && b->is_session))) ||
+                        (c.root_is_call && c.root.find("SparkSession") != std::string::npos);
+    if (!c.root_is_call && c.root == "SparkSession") session_root = true;
+    bool builder = false;
+    for (const auto& l : c.links) builder = builder || l.name == "getOrCreate";
+    c.is_session = session_root && (c.links.empty() || builder);
+    if (session_root && !c.links.empty() && kReaders.count(c.links.front().name) != 0) c.is_dataframe = true;
+    if (b != nullptr && b->is_dataframe) c.is_dataframe = true;
+    for (const auto& l : c.links)
+      if (kSparkOnlyMethods.count(l.name) != 0) c.is_dataframe = true;
+    if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") c.is_dataframe = true;
+  }
+
+  void handle_assignment(TSNode n, int depth) {
+    TSNode left = field(n, "left");
+    TSNode right = field(n, "right");
+    if (ts_node_is_null(right)) return;
+    const Chain* chain = nullptr;
+    if (is_type(right, "call") || is_type(right, "attribute")) chain = build_chain(right, depth + 1);
+    visit_children_of_chain(right, depth + 1);
+    if (is_type(left, "identifier")) {
+      std::string name = text(left);
+      if (chain != nullptr) {
+        const_cast<Chain*>(chain)->assigned_to = name;
+        bindings_[name] = chain;
+        note_udf_binding(name, *chain);
+      } else if (is_type(right, "identifier") && bindings_.count(text(right)) != 0) {
+        bindings_[name] = bindings_[text(right)];
+      } else {
+        bindings_.erase(name);
+      }
+    }
+  }
+
+  // `upper = F.udf(lambda s: s.upper())`, `f = udf(fn, "int")`, `g = pandas_udf(...)`.
+  void note_udf_binding(const std::string& name, const Chain& chain) {
+    if (!chain.root_is_call || !chain.links.empty()) return;
+    if (chain.root == "pyspark.sql.functions.udf") m_.udf_names.insert(name);
+    if (chain.root == "pyspark.sql.functions.pandas_udf") m_.pandas_udf_names.insert(name);
+    for (auto& u : m_.udfs)
+      if (u.pos.start_byte == chain.pos.start_byte && u.cell == chain.cell && u.name.empty()) u.name = name;
+  }
+
+  void handle_decorated(TSNode n, int depth) {
+    TSNode def = field(n, "definition");
+    std::string fname = is_type(def, "function_definition") ? text(field(def, "name")) : std::string();
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode d = ts_node_named_child(n, i);
+      if (!is_type(d, "decorator")) continue;
+      TSNode expr = ts_node_named_child(d, 0);
+      TSNode callee = is_type(expr, "call") ? field(expr, "function") : expr;
+      std::string q = m_.qualify(dotted(callee));
+      if (q == "pyspark.sql.functions.udf") {
+        m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator"});
+        m_.udf_names.insert(fname);
+      } else if (q == "pyspark.sql.functions.pandas_udf") {
+        m_.pandas_udf_names.insert(fname);
+      }
+    }
+    visit(def, depth + 1);
+  }
+
+  // udf(...) / F.udf(...) calls and spark.udf.register(name, python_function).
+  void note_udf_call(const Chain& c) {
+    if (c.root_is_call && c.root == "pyspark.sql.functions.udf" && c.links.empty()) {
+      UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"};
+      u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
+      m_.udfs.push_back(u);
+      return;
+    }
+    // spark.udf.register("name", f[, returnType]): a Python function unless it is a pandas UDF.
+    if (c.links.size() >= 2 && c.links[c.links.size() - 2].name == "udf" && c.links.back().name == "register" &&
+        !c.root_is_call && (c.root == "spark" || (c.bound != nullptr && c.bound->is_session))) {
+      const Link& reg = c.links.back();
+      if (reg.args.size() < 2) return;
+      const Expr& fn = reg.args[1].value;
+      if (m_.pandas_udf_names.count(fn.text) != 0) return;
+      UdfDef u{reg.args[0].value.string_value.value_or(""), UdfKind::row, c.pos, c.cell, fn.lambda, "register"};
+      m_.udfs.push_back(u);
+    }
+  }
+
+  void note_setting(const Chain& c) {
+    for (std::size_t i = 0; i < c.links.size(); ++i) {
+      const Link& l = c.links[i];
+      bool conf_set = l.name == "set" && i > 0 && c.links[i - 1].name == "conf";
+      bool builder_config = l.name == "config";
+      bool sparkconf_set = l.name == "set" && c.root_is_call && c.root.find("SparkConf") != std::string::npos;
+      bool sql = l.name == "sql" && l.is_call && (i == 0) && !c.root_is_call &&
+                 (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
+      if (sql && !l.args.empty() && l.args[0].value.string_value) {
+        const Expr& s = l.args[0].value;
+        for (auto& st : sql_set_statements(*s.string_value)) {
+          ConfSetting cs;
+          cs.key = st.key;
+          cs.value = st.value;
+          cs.literal = true;
+          cs.pos = s.pos;
+          cs.value_pos = s.pos;
+          cs.cell = c.cell;
+          cs.via = "SQL SET";
+          m_.settings.push_back(std::move(cs));
+        }
+        continue;
+      }
+      if (!(conf_set || builder_config || sparkconf_set) || l.args.size() < 2) continue;
+      const Expr& key = l.args[0].value;
+      const Expr& value = l.args[1].value;
+      if (!key.string_value) continue;
+      ConfSetting cs;
+      cs.key = *key.string_value;
+      cs.cell = c.cell;
+      cs.pos = l.expr_pos;
+      cs.pos.start_byte = l.name_pos.start_byte;
+      cs.pos.line = l.name_pos.line;
+      cs.pos.column = l.name_pos.column;
+      cs.value_pos = value.pos;
+      cs.via = conf_set ? "conf.set" : builder_config ? "builder.config" : "SparkConf.set";
+      if (value.string_value) {
+        cs.value = *value.string_value;
+        cs.literal = true;
+      } else if (value.int_value) {
+        cs.value = std::to_string(*value.int_value);
+        cs.literal = true;
+      } else if (value.bool_value) {
+        cs.value = *value.bool_value ? "true" : "false";
+        cs.literal = true;
+      } else {
+        cs.value = value.text;
+      }
+      m_.settings.push_back(std::move(cs));
+    }
+  }
+
+  void visit_children_of_chain(TSNode n, int depth) {
+    // Inside a chain, only argument lists (and lambdas in them) can hold further statements of interest.
+    if (depth > kMaxDepth || ts_node_is_null(n)) return;
+    if (is_type(n, "call") || is_type(n, "attribute")) {
+      const Chain* c = build_chain(n, depth + 1);
+      if (noted_.insert(c).second) {
+        first_lambda_ = root_lambda(n);
+        note_udf_call(*c);
+        note_setting(*c);
+      }
+      TSNode cur = n;
+      while (is_type(cur, "call") || is_type(cur, "attribute") || is_type(cur, "parenthesized_expression")) {
+        if (is_type(cur, "call")) {
+          TSNode args = field(cur, "arguments");
+          for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) visit(ts_node_named_child(args, i), depth + 1);
+          cur = field(cur, "function");
+        } else if (is_type(cur, "attribute")) {
+          cur = field(cur, "object");
+        } else {
+          cur = ts_node_named_child(cur, 0);
+        }
+      }
+      if (!is_type(cur, "identifier")) visit(cur, depth + 1);
+      return;
+    }
+    visit(n, depth);
+  }
+
+  void visit(TSNode n, int depth) {
+    if (depth > kMaxDepth || ts_node_is_null(n)) return;
+    std::string_view t = node_type(n);
+    if (t == "comment") {
+      m_.comments.push_back({pos_of(n), text(n), cell_->number});
+      return;
+    }
+    if (t == "import_statement") return handle_import(n);
+    if (t == "import_from_statement") return handle_import_from(n);
+    if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement") ++statement_;
+    if (t == "decorated_definition") return handle_decorated(n, depth);
+    if (t == "assignment") return handle_assignment(n, depth);
+    if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
+    if (t == "for_statement" || t == "while_statement") {
+      ++statement_;
+      visit_children_of_chain(field(n, t == "for_statement" ? "right" : "condition"), depth + 1);
+      ++loop_depth_;
+      visit(field(n, "body"), depth + 1);
+      --loop_depth_;
+      visit(field(n, "alternative"), depth + 1);
+      return;
+    }
+    if (t == "function_definition" || t == "class_definition") {
+      // A function body runs later and elsewhere: its bindings do not leak out.
+      auto saved = bindings_;
+      visit(field(n, "body"), depth + 1);
+      bindings_ = std::move(saved);
+      return;
+    }
+    std::uint32_t count = ts_node_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_child(n, i);
+      if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, depth + 1);
+    }
+  }
+};
+
+}  // namespace
+
+const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
+  if (!keyword.empty())
+    for (const auto& a : args)
+      if (a.keyword == keyword) return &a;
+  std::size_t positional = 0;
+  for (const auto& a : args) {
+    if (!a.keyword.empty()) continue;
+    if (positional++ == index) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<const Link*> Chain::pipeline() const {
+  std::vector<const Chain*> history;
+  for (const Chain* c = this; c != nullptr && history.size() < 64; c = c->bound) history.push_back(c);
+  std::vector<const Link*> out;
+  for (auto it = history.rbegin(); it != history.rend(); ++it)
+    for (const auto& l : (*it)->links) out.push_back(&l);
+  return out;
+}
+
+std::string SourceModel::qualify(std::string_view dotted) const {
+  if (dotted.empty()) return {};
+  auto dot = dotted.find('.');
+  std::string head(dotted.substr(0, dot));
+  std::string rest = dot == std::string_view::npos ? "" : std::string(dotted.substr(dot));
+  if (auto it = imports.find(head); it != imports.end()) return it->second + rest;
+  for (const auto& m : star_imports) {
+    if (m == "pyspark.sql.functions" && dot == std::string_view::npos) {
+      static const std::set<std::string, std::less<>> known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
+      if (known.count(head) != 0) return m + "." + head;
+    }
+  }
+  return std::string(dotted);
+}
+
+const Cell& SourceModel::cell(int number) const {
+  for (const auto& c : file->cells)
+    if (c.number == number) return c;
+  return file->cells.front();
+}
+
+SourceModel analyze_source(const SourceFile& file) {
+  SourceModel m;
+  m.file = &file;
+  // `from pyspark.sql import functions as F` and friends resolve through the import table; the
+  // conventional names also work in notebooks where the import sits in a %run-included cell.
+  Analyzer(file, m).run();
+  return m;
+}
+
+}  // namespace planlint::pyspark

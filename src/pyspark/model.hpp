@@ -1,0 +1,135 @@
+// The DataFrame-chain IR that source rules see: imports resolved, call chains flattened, names bound
+// across statements. Built from tree-sitter's CST by analyzer.cpp; no TSNode leaks out of it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pyspark/notebook.hpp"
+
+namespace planlint::pyspark {
+
+// Cell-relative position: 1-based line and column (bytes), end exclusive; byte offsets in the cell text.
+struct Pos {
+  std::uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
+  std::uint32_t start_byte = 0, end_byte = 0;
+};
+
+struct Chain;
+
+// An argument or other expression, reduced to what rules ask about.
+struct Expr {
+  std::string text;
+  Pos pos;
+  std::string kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
+  std::optional<std::string> string_value;  // plain string literal
+  std::optional<std::int64_t> int_value;  // integer literal (also negative)
+  std::optional<bool> bool_value;
+  std::string callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col")
+  std::vector<std::string> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"]
+  std::vector<std::string> identifiers;  // every identifier used inside
+  const Chain* chain = nullptr;  // when the expression is a method chain (df.limit(5), broadcast(x))
+  struct Lambda {
+    std::vector<std::string> params;
+    std::string body;
+  };
+  std::optional<Lambda> lambda;
+};
+
+struct Arg {
+  std::string keyword;  // empty for positional
+  Expr value;
+};
+
+// One link of a chain: `.name(args)` or, when is_call is false, an attribute `.name`.
+struct Link {
+  std::string name;
+  bool is_call = false;
+  std::vector<Arg> args;
+  Pos name_pos;  // the method name
+  Pos link_pos;  // from the '.' to the end of the call: what removing the link removes
+  Pos expr_pos;  // the whole expression up to and including this link
+  [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
+};
+
+struct Chain {
+  std::string root;  // identifier at the start ("spark", "df"), or the callee for a call root
+  bool root_is_call = false;
+  Expr root_expr;
+  std::vector<Link> links;
+  Pos pos;
+  int cell = 1;
+  int statement = 0;  // order of the enclosing statement in the file
+  bool in_loop = false;
+  std::string assigned_to;  // `name = <chain>` (simple names only)
+  bool is_dataframe = false;
+  bool is_session = false;  // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  const Chain* bound = nullptr;  // the chain `root` was bound to when this one ran
+  // Links of the bound chains, outermost first, then this chain's links: the whole pipeline.
+  [[nodiscard]] std::vector<const Link*> pipeline() const;
+};
+
+enum class UdfKind { row, pandas, other };
+
+struct UdfDef {
+  std::string name;  // the Python name it is bound to ("" for an inline udf(...) call)
+  UdfKind kind = UdfKind::row;
+  Pos pos;  // decorator, udf(...) call or register(...) call
+  int cell = 1;
+  std::optional<Expr::Lambda> lambda;
+  std::string how;  // "decorator", "udf-call", "register"
+};
+
+struct ConfSetting {
+  std::string key;
+  std::string value;  // literal value as text ("200", "false", "-1"); empty when not a literal
+  bool literal = false;
+  Pos pos;  // the call (or SQL SET statement)
+  Pos value_pos;
+  int cell = 1;
+  std::string via;  // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
+};
+
+struct Loop {
+  Pos pos;
+  int cell = 1;
+};
+
+struct Comment {
+  Pos pos;
+  std::string text;
+  int cell = 1;
+};
+
+struct SyntaxProblem {
+  int cell = 1;
+  Pos pos;
+  std::string message;
+};
+
+struct SourceModel {
+  const SourceFile* file = nullptr;
+  std::deque<Chain> chains;  // every maximal chain, in source order
+  std::vector<UdfDef> udfs;
+  std::vector<ConfSetting> settings;
+  std::vector<Comment> comments;
+  std::vector<SyntaxProblem> syntax_errors;
+  std::map<std::string, std::string> imports;  // local name -> dotted module or object
+  std::set<std::string> star_imports;  // modules imported with *
+  std::set<std::string> udf_names;  // names bound to row-at-a-time UDFs
+  std::set<std::string> pandas_udf_names;
+
+  // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
+  [[nodiscard]] std::string qualify(std::string_view dotted) const;
+  [[nodiscard]] bool is_function(std::string_view dotted, std::string_view qualified) const;
+  [[nodiscard]] const Cell& cell(int number) const;
+};
+
+SourceModel analyze_source(const SourceFile& file);
+
+}  // namespace planlint::pyspark

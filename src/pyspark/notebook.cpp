@@ -1,0 +1,264 @@
+// Splitting .py files, Databricks source notebooks and Jupyter notebooks (nbformat 3 and 4) into cells.
+#include "pyspark/notebook.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+
+namespace planlint::pyspark {
+namespace {
+
+std::vector<std::string_view> split_lines_keep(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto nl = text.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    out.push_back(text.substr(start, end - start));
+    start = end;
+  }
+  return out;
+}
+
+std::string_view strip_eol(std::string_view l) {
+  while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.remove_suffix(1);
+  return l;
+}
+
+bool ends_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
+
+// Jupyter and IPython magics and shell escapes are not Python: blank them out, keeping columns.
+void mask_magics(std::string& text, CellLanguage& language) {
+  std::size_t start = 0;
+  bool first = true;
+  while (start < text.size()) {
+    auto nl = text.find('\n', start);
+    std::size_t end = nl == std::string::npos ? text.size() : nl;
+    std::string_view line(text.data() + start, end - start);
+    auto ind = line.find_first_not_of(" \t");
+    if (ind != std::string_view::npos) {
+      char c = line[ind];
+      if (first && line.substr(ind).rfind("%%", 0) == 0) {
+        std::string_view magic = line.substr(ind + 2);
+        language = magic.rfind("sql", 0) == 0 ? CellLanguage::sql
+                   : magic.rfind("python", 0) == 0 || magic.rfind("time", 0) == 0 || magic.rfind("capture", 0) == 0
+                       ? CellLanguage::python
+                       : CellLanguage::other;
+      }
+      if (c == '%' || c == '!' || (first && c == '?')) std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
+      first = false;
+    }
+    start = end + 1;
+  }
+}
+
+// Databricks source format: "# Databricks notebook source", cells split by "# COMMAND ----------",
+// "# MAGIC %sql" cells for other languages, "# DBTITLE" lines.
+void load_databricks(SourceFile& f) {
+  auto lines = split_lines_keep(f.raw);
+  Cell cell;
+  int number = 1;
+  auto flush = [&]() {
+    // A cell whose lines are all "# MAGIC ..." is another language: strip the prefix.
+    bool any = false, all_magic = true;
+    for (std::size_t i = 0; i < cell.lines.size(); ++i) {
+      std::string_view l = strip_eol(lines[cell.lines[i].raw_line - 1]);
+      if (l.find_first_not_of(" \t") == std::string_view::npos) continue;
+      any = true;
+      if (l.rfind("# DBTITLE", 0) == 0) continue;
+      all_magic = all_magic && l.rfind("# MAGIC", 0) == 0;
+    }
+    if (any && all_magic) {
+      std::string text;
+      for (auto& o : cell.lines) {
+        std::string_view l = lines[o.raw_line - 1];
+        if (l.rfind("# MAGIC ", 0) == 0) {
+          l.remove_prefix(8);
+          o.raw_column = 9;
+        } else if (l.rfind("# MAGIC", 0) == 0) {
+          l.remove_prefix(7);
+          o.raw_column = 8;
+        } else if (l.rfind("# DBTITLE", 0) == 0) {
+          l = "\n";
+        }
+        text += l;
+      }
+      auto first = text.find_first_not_of(" \t\n");
+      std::string_view head = first == std::string::npos ? std::string_view{} : std::string_view(text).substr(first);
+      if (head.rfind("%sql", 0) == 0) {
+        cell.language = CellLanguage::sql;
+        text.replace(first, 4, "    ");
+      } else if (head.rfind("%python", 0) == 0) {
+        cell.language = CellLanguage::python;
+        text.replace(first, 7, "       ");
+      } else {
+        cell.language = CellLanguage::other;  // %md, %scala, %r, %sh, %run, %pip, %fs
+      }
+      cell.text = std::move(text);
+    }
+    cell.number = number++;
+    f.cells.push_back(std::move(cell));
+    cell = Cell{};
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view l = strip_eol(lines[i]);
+    if (i == 0 && l.rfind("# Databricks notebook source", 0) == 0) continue;
+    if (l.rfind("# COMMAND ----------", 0) == 0) {
+      flush();
+      continue;
+    }
+    cell.text += lines[i];
+    cell.lines.push_back({static_cast<std::uint32_t>(i + 1), 1, true});
+  }
+  flush();
+}
+
+class RawLines {
+ public:
+  explicit RawLines(std::string_view raw) {
+    starts_.push_back(0);
+    for (std::size_t i = 0; i < raw.size(); ++i)
+      if (raw[i] == '\n') starts_.push_back(i + 1);
+  }
+  [[nodiscard]] LineOrigin at(std::size_t offset) const {
+    auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+    std::size_t line = static_cast<std::size_t>(it - starts_.begin());
+    return {static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(offset - starts_[line - 1] + 1), false};
+  }
+
+ private:
+  std::vector<std::size_t> starts_;
+};
+
+bool load_jupyter(SourceFile& f) {
+  using namespace simdjson;
+  padded_string json(f.raw);
+  ondemand::parser parser;
+  auto fail = [&](const std::string& what, std::size_t offset) {
+    RawLines rl(f.raw);
+    auto o = rl.at(std::min(offset, f.raw.size()));
+    f.errors.push_back({o.raw_line, o.raw_column, "not a Jupyter notebook: " + what});
+    return false;
+  };
+  RawLines raw_lines(f.raw);
+  try {
+    ondemand::document doc = parser.iterate(json);
+    ondemand::object root = doc.get_object();
+    ondemand::array cells;
+    bool have_cells = false;
+    for (auto field : root) {
+      std::string_view key = field.unescaped_key();
+      if (key == "cells") {
+        cells = field.value().get_array();
+        have_cells = true;
+        break;
+      }
+      if (key == "worksheets") {  // nbformat 3
+        for (auto ws : field.value().get_array()) {
+          for (auto wf : ws.get_object()) {
+            if (std::string_view(wf.unescaped_key()) == "cells") {
+              cells = wf.value().get_array();
+              have_cells = true;
+              break;
+            }
+          }
+          break;
+        }
+        if (have_cells) break;
+      }
+    }
+    if (!have_cells) return fail("no \"cells\" (nbformat 4) or \"worksheets\" (nbformat 3)", 0);
+    int number = 1;
+    for (auto cell_value : cells) {
+      Cell cell;
+      cell.number = number++;
+      bool code = false;
+      std::string_view source_raw;
+      for (auto field : cell_value.get_object()) {
+        std::string_view key = field.unescaped_key();
+        if (key == "cell_type") {
+          code = std::string_view(field.value().get_string()) == "code";
+        } else if (key == "source" || key == "input") {
+          ondemand::value sv = field.value();
+          if (sv.type() == ondemand::json_type::array) {
+            ondemand::array arr = sv.get_array();
+            source_raw = arr.raw_json();
+          } else {
+            source_raw = sv.raw_json_token();  // one string
+          }
+        }
+      }
+      if (!code || source_raw.empty()) {
+        cell.language = CellLanguage::other;
+        f.cells.push_back(std::move(cell));
+        continue;
+      }
+      cell.source_begin = static_cast<std::size_t>(source_raw.data() - json.data());
+      cell.source_end = cell.source_begin + source_raw.size();
+      // Re-read the source value on its own to learn where each string starts in the file.
+      padded_string sub(source_raw);
+      ondemand::parser sub_parser;
+      ondemand::document sd = sub_parser.iterate(sub);
+      auto add_string = [&](ondemand::value v) {
+        std::string_view tok = v.raw_json_token();
+        std::size_t offset = cell.source_begin + static_cast<std::size_t>(tok.data() - sub.data());
+        std::string_view s = v.get_string();
+        LineOrigin origin = raw_lines.at(offset);
+        std::size_t start = 0;
+        while (start < s.size()) {
+          auto nl = s.find('\n', start);
+          std::size_t end = nl == std::string_view::npos ? s.size() : nl + 1;
+          if (cell.text.empty() || cell.text.back() == '\n') cell.lines.push_back(origin);
+          cell.text += s.substr(start, end - start);
+          start = end;
+        }
+      };
+      if (sd.type() == ondemand::json_type::array) {
+        cell.source_is_list = true;
+        for (auto v : sd.get_array()) add_string(v.value());
+      } else {
+        cell.source_is_list = false;
+        ondemand::value v = sd.get_value();
+        add_string(v);
+      }
+      mask_magics(cell.text, cell.language);
+      f.cells.push_back(std::move(cell));
+    }
+  } catch (const simdjson_error& e) {
+    return fail(error_message(e.error()), 0);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_source_path(std::string_view path) { return ends_with(path, ".py") || ends_with(path, ".ipynb"); }
+
+SourceFile load_source(std::string path, std::string raw) {
+  SourceFile f;
+  f.path = std::move(path);
+  f.raw = std::move(raw);
+  if (ends_with(f.path, ".ipynb")) {
+    f.kind = SourceKind::jupyter;
+    load_jupyter(f);
+    return f;
+  }
+  bool databricks = f.raw.rfind("# Databricks notebook source", 0) == 0 ||
+                    f.raw.find("\n# COMMAND ----------") != std::string::npos;
+  if (databricks) {
+    f.kind = SourceKind::databricks;
+    load_databricks(f);
+    return f;
+  }
+  Cell cell;
+  cell.text = f.raw;
+  std::uint32_t n = 0;
+  for (auto l : split_lines_keep(f.raw)) {
+    (void)l;
+    cell.lines.push_back({++n, 1, true});
+  }
+  f.cells.push_back(std::move(cell));
+  return f;
+}
+
+}  // namespace planlint::pyspark

@@ -1,0 +1,50 @@
+// Source inputs as cells: a .py file is one cell; Jupyter and Databricks notebooks are split into
+// their cells, with every cell line mapped back to its place in the file the user has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint::pyspark {
+
+enum class SourceKind { python, jupyter, databricks };
+enum class CellLanguage { python, sql, other };
+
+// Where one line of a cell's text sits in the raw file.
+struct LineOrigin {
+  std::uint32_t raw_line = 0;  // 1-based
+  std::uint32_t raw_column = 0;  // 1-based column of the cell line's first character (JSON: the string's quote)
+  bool verbatim = true;  // cell text equals raw text on this line (false inside JSON strings)
+};
+
+struct Cell {
+  int number = 1;  // counted from 1 over all cells of the notebook, as ruff does
+  CellLanguage language = CellLanguage::python;
+  std::string text;  // Python source with magics masked (same length), or the SQL text
+  std::vector<LineOrigin> lines;
+  // Jupyter: the raw JSON of the cell's "source" value, for rewriting only this cell.
+  std::size_t source_begin = 0, source_end = 0;
+  bool source_is_list = true;
+};
+
+struct LoadError {
+  std::uint32_t line = 0, column = 0;
+  std::string message;
+};
+
+struct SourceFile {
+  std::string path;
+  SourceKind kind = SourceKind::python;
+  std::string raw;
+  std::vector<Cell> cells;
+  std::vector<LoadError> errors;  // the file could not be read as its kind
+};
+
+// Decides the kind from the extension and content (Databricks header or separators).
+SourceFile load_source(std::string path, std::string raw);
+
+bool is_source_path(std::string_view path);
+
+}  // namespace planlint::pyspark
