@@ -3,6 +3,7 @@
 
 #include "lint/plan_context.hpp"
 #include "lint/shuffle_counts.hpp"
+#include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
@@ -42,8 +43,18 @@ AdaptiveSparkPlan isFinalPlan=false
          +- LocalTableScan [k#1]
 ```
 
+## Example (PySpark)
+```python
+spark.conf.set("spark.sql.adaptive.enabled", "false")
+```
+Use instead:
+```python
+spark.conf.set("spark.sql.adaptive.enabled", "true")
+```
+
 ## Fix safety
-Display-only: remove the setting that turns it off, or set
+PySpark source: turning the literal `false` into `true` is safe: AQE changes how a query runs,
+never its result. Plans: display-only; remove the setting that turns it off, or set
 `spark.conf.set("spark.sql.adaptive.enabled", "true")`.
 
 ## Options
@@ -60,6 +71,38 @@ void check_aqe_disabled(PlanContext& ctx) {
                          "joins cannot change strategy at runtime",
                          s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()),
              "Enable AQE", "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")  # default since Spark 3.2");
+}
+
+// Source: spark.sql.adaptive.enabled set to a literal false.
+void check_aqe_disabled_source(SourceContext& ctx) {
+  for (const auto& s : ctx.model().settings) {
+    if (s.key != "spark.sql.adaptive.enabled" || !s.literal) continue;
+    std::string v = s.value;
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v != "false") continue;
+    auto& d = ctx.report(s.cell, s.pos,
+                         "adaptive query execution turned off (" + s.via +
+                             "): no partition coalescing, no runtime broadcast joins, no skew handling");
+    Fix& f = ctx.attach_fix(d, "Turn AQE on", Applicability::safe, "spark.sql.adaptive.enabled = true");
+    // Replace just the word inside the literal, keeping its quotes and case style.
+    std::string_view text = ctx.cell_text(s.cell);
+    std::size_t b = s.value_pos.start_byte, e = s.value_pos.end_byte;
+    if (e > text.size() || b >= e) continue;
+    std::string_view raw = text.substr(b, e - b);
+    auto at = raw.find("false");
+    std::string word = "true";
+    if (at == std::string_view::npos) {
+      at = raw.find("False");
+      word = "True";
+    }
+    if (at == std::string_view::npos) {
+      at = raw.find("FALSE");
+      word = "TRUE";
+    }
+    if (at == std::string_view::npos) continue;
+    SourceContext::add_edit(f, s.cell, static_cast<std::uint32_t>(b + at), static_cast<std::uint32_t>(b + at + 5),
+                            word);
+  }
 }
 
 }  // namespace planlint::rules

@@ -1,5 +1,6 @@
 // cartesian-join: CartesianProduct, or a BroadcastNestedLoopJoin without an equality condition.
 #include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
 #include "plan/line_reader.hpp"
 
 namespace planlint::rules {
@@ -38,8 +39,17 @@ Use instead (join on a key):
    +- LocalTableScan [b#2]
 ```
 
+## Example (PySpark)
+```python
+pairs = left.crossJoin(right)
+```
+Use instead:
+```python
+pairs = left.join(right, "key")
+```
+
 ## Fix safety
-Display-only: add the missing equality to the join condition (`df.join(other, "key")`), or bucket a
+Display-only in plans and source: add the missing equality to the join condition (`df.join(other, "key")`), or bucket a
 range condition into an equi-join key first.
 
 ## Options
@@ -91,6 +101,23 @@ void check_cartesian_join(PlanContext& ctx) {
                  "Join on a key",
                  "Add an equality between the two sides to the join condition so Spark can hash-join, e.g. "
                  "`left.join(right, (left.k == right.k) & (...))`.");
+    }
+  }
+}
+
+// Source: df.crossJoin(other) and df.join(other, how="cross").
+void check_cartesian_join_source(SourceContext& ctx) {
+  for (const auto& chain : ctx.model().chains) {
+    for (const auto& l : chain.links) {
+      bool cross = l.is_call && l.name == "crossJoin";
+      if (l.is_call && l.name == "join") {
+        const pyspark::Arg* how = l.arg(2, "how");
+        cross = how != nullptr && how->value.string_value == "cross";
+      }
+      if (!cross) continue;
+      auto& d = ctx.report(chain.cell, l.name_pos, "cross join: every row is paired with every row of the other side");
+      ctx.attach_fix(d, "Join on a key", Applicability::display_only,
+                     "Join on a key (`left.join(right, \"key\")`); keep crossJoin for a side of a few rows.");
     }
   }
 }

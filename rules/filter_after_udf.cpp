@@ -1,5 +1,8 @@
 // filter-after-udf: a Filter above a Python UDF whose conditions do not need the UDF's result.
+#include <algorithm>
+
 #include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
 #include "plan/line_reader.hpp"
 
 namespace planlint::rules {
@@ -40,8 +43,23 @@ Use instead (filter first, then run the UDF on what is left):
       +- *(1) LocalTableScan [name#1, age#2]
 ```
 
+## Example (PySpark)
+```python
+from pyspark.sql import functions as F
+check = F.udf(lambda s: s.startswith("A"), "boolean")
+out = df.withColumn("ok", check("name")).filter(F.col("age") > 21)
+```
+Use instead:
+```python
+from pyspark.sql import functions as F
+check = F.udf(lambda s: s.startswith("A"), "boolean")
+out = df.filter(F.col("age") > 21).withColumn("ok", check("name"))
+```
+
 ## Fix safety
-Display-only: move the `.filter(...)` / `.where(...)` for these conditions before the
+Plans: display-only. PySpark source: moving the `.filter(...)` before the `.withColumn(...)` is
+unsafe (offered with `--unsafe-fixes`): a condition on a column the `withColumn` replaces would read
+the old values, and a UDF with side effects would run on fewer rows. Otherwise, move the `.filter(...)` / `.where(...)` for these conditions before the
 `.withColumn(...)` / `.select(...)` that calls the UDF.
 
 ## Options
@@ -102,6 +120,59 @@ void check_filter_after_udf(PlanContext& ctx) {
                    udfs +
                    "; keep only the conditions on the UDF's "
                    "result after it.");
+  }
+}
+
+// Source: .withColumn(name, python_udf(...)) ... .filter(cond) where cond does not use `name`.
+void check_filter_after_udf_source(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  for (const auto& chain : m.chains) {
+    if (!chain.is_dataframe) continue;
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
+      const pyspark::Link& filter = *pipeline[i].link;
+      if ((filter.name != "filter" && filter.name != "where") || filter.args.empty()) continue;
+      const pyspark::Expr& cond = filter.args[0].value;
+      std::vector<std::string> cond_cols = cond.column_names;
+      if (cond.string_value) {  // SQL expression string: its words are the columns
+        cond_cols.clear();
+        std::string word;
+        for (char c : *cond.string_value + " ") {
+          if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+            word += c;
+          else if (!word.empty()) {
+            cond_cols.push_back(word);
+            word.clear();
+          }
+        }
+      }
+      // Walk back over filters/selects/withColumns to a withColumn that calls a Python UDF.
+      for (std::size_t k = i; k-- > 0;) {
+        const pyspark::Link& prev = *pipeline[k].link;
+        if (prev.name != "withColumn" && prev.name != "filter" && prev.name != "where") break;
+        if (prev.name != "withColumn" || prev.args.size() < 2) continue;
+        const pyspark::Expr& value = prev.args[1].value;
+        if (!is_python_udf_call(m, value) || !prev.args[0].value.string_value) continue;
+        const std::string& col = *prev.args[0].value.string_value;
+        if (std::find(cond_cols.begin(), cond_cols.end(), col) != cond_cols.end()) break;
+        auto& d = ctx.report(pipeline[i].chain->cell, filter.name_pos,
+                             "`" + filter.name + "` runs after the Python UDF column `" + col +
+                                 "` is computed, but its condition does not use it: filter first");
+        Fix& f = ctx.attach_fix(
+            d, "Move the filter before the UDF", Applicability::unsafe,
+            "Apply `." + filter.name + "(" + cond.text + ")` before `.withColumn(\"" + col + "\", ...)`.");
+        if (pipeline[k].chain == pipeline[i].chain) {
+          std::string_view text = ctx.cell_text(pipeline[i].chain->cell);
+          std::string moved(
+              text.substr(filter.link_pos.start_byte, filter.link_pos.end_byte - filter.link_pos.start_byte));
+          SourceContext::add_edit(f, pipeline[i].chain->cell, filter.link_pos.start_byte, filter.link_pos.end_byte, "");
+          SourceContext::add_edit(f, pipeline[i].chain->cell, prev.link_pos.start_byte, prev.link_pos.start_byte,
+                                  moved);
+        }
+        break;
+      }
+    }
   }
 }
 

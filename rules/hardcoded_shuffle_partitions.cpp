@@ -1,8 +1,12 @@
 // hardcoded-shuffle-partitions: shuffles with a fixed partition count in a plan without AQE.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "lint/plan_context.hpp"
 #include "lint/shuffle_counts.hpp"
+#include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
@@ -42,13 +46,22 @@ AdaptiveSparkPlan isFinalPlan=false
          +- LocalTableScan [k#1]
 ```
 
+## Example (PySpark)
+```python
+spark.conf.set("spark.sql.shuffle.partitions", 2000)
+```
+Use instead:
+```python
+spark.conf.set("spark.sql.adaptive.enabled", "true")
+```
+
 ## Fix safety
-Display-only: enable AQE (`spark.sql.adaptive.enabled=true`, with
+PySpark source: no automatic fix, the right count depends on the data. Plans: display-only; enable AQE (`spark.sql.adaptive.enabled=true`, with
 `spark.sql.adaptive.coalescePartitions.enabled`), or size `spark.sql.shuffle.partitions` from the
 shuffle volume instead of a constant.
 
 ## Options
-None.
+`tolerated-shuffle-partitions`: values that are not reported in source (e.g. `[1]` for tests).
 )md"};
 
 void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
@@ -62,6 +75,27 @@ void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
              "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")\n"
              "# or: partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
              "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+}
+
+// Source: a literal spark.sql.shuffle.partitions in spark.conf.set, SparkSession.builder.config, SparkConf().set or SQL
+// SET.
+void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
+  for (const auto& s : ctx.model().settings) {
+    if (s.key != "spark.sql.shuffle.partitions" || !s.literal) continue;
+    char* end = nullptr;
+    long long v = std::strtoll(s.value.c_str(), &end, 10);
+    bool tolerated = end != s.value.c_str() && std::find(ctx.options().tolerated_shuffle_partitions.begin(),
+                                                         ctx.options().tolerated_shuffle_partitions.end(),
+                                                         v) != ctx.options().tolerated_shuffle_partitions.end();
+    if (tolerated) continue;
+    auto& d = ctx.report(s.cell, s.pos,
+                         fmt::format("spark.sql.shuffle.partitions hard-coded to {} ({}): one count for every stage; "
+                                     "let AQE size partitions (about 128 MB each) instead",
+                                     s.value, s.via));
+    ctx.attach_fix(d, "Let AQE size shuffle partitions", Applicability::display_only,
+                   "Remove the setting and keep spark.sql.adaptive.enabled=true (with "
+                   "spark.sql.adaptive.coalescePartitions.enabled), or compute the count from the data volume.");
+  }
 }
 
 }  // namespace planlint::rules

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
@@ -46,8 +47,23 @@ Use instead (`big.join(broadcast(small), "id")`):
    +- *(1) LocalTableScan [id#4L, label#5]
 ```
 
+## Example (PySpark)
+```python
+labels = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "label"])
+out = events.join(labels, "id")
+```
+Use instead:
+```python
+from pyspark.sql.functions import broadcast
+labels = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "label"])
+out = events.join(broadcast(labels), "id")
+```
+
 ## Fix safety
-Display-only: wrap the small side in `broadcast(...)` (`from pyspark.sql.functions import broadcast`)
+PySpark source: wrapping the small side in `broadcast(...)` (and adding the import when missing)
+is safe when the side is a `createDataFrame` of literals or a `spark.range(n)` under the threshold:
+the join's result is the same and the side fits in memory. For a `.limit(n)` or a table configured
+as small it is unsafe: the size is an assumption. Plans: display-only; wrap the small side in `broadcast(...)` (`from pyspark.sql.functions import broadcast`)
 or add a `/*+ BROADCAST(t) */` hint in SQL.
 
 ## Options
@@ -107,6 +123,86 @@ void check_missing_broadcast(PlanContext& ctx) {
     if (aqe == AqeState::not_final) {
       d.severity = Severity::info;
       d.message += "; AQE may still switch this join to a broadcast at runtime (this plan is not final)";
+    }
+  }
+}
+
+namespace {
+
+// Why a DataFrame expression is evidently small, or "" when it is not known to be.
+std::string small_because(const pyspark::Chain* c, const LintOptions& options, bool& certain) {
+  certain = false;
+  for (int guard = 0; c != nullptr && guard < 64; ++guard) {
+    if (c->root_is_call && c->root == "pyspark.sql.functions.broadcast") return {};
+    for (auto it = c->links.rbegin(); it != c->links.rend(); ++it) {
+      const pyspark::Link& l = *it;
+      if (l.name == "limit" && !l.args.empty() && l.args[0].value.int_value && *l.args[0].value.int_value <= 10000)
+        return "it is limited to " + std::to_string(*l.args[0].value.int_value) + " rows";
+      if (l.name == "createDataFrame" && !l.args.empty() &&
+          (l.args[0].value.kind == "list" || l.args[0].value.kind == "tuple")) {
+        certain = true;
+        return "it is a createDataFrame of literal rows";
+      }
+      if (l.name == "range" && !l.args.empty()) {
+        const pyspark::Arg* end = l.arg(1) != nullptr ? l.arg(1) : l.arg(0);
+        const pyspark::Arg* start = l.arg(1) != nullptr ? l.arg(0) : nullptr;
+        if (end != nullptr && end->value.int_value) {
+          std::int64_t rows = *end->value.int_value - (start != nullptr ? start->value.int_value.value_or(0) : 0);
+          if (rows >= 0 && static_cast<double>(rows) * 8 <= options.broadcast_threshold_bytes) {
+            certain = true;
+            return "it is spark.range of " + std::to_string(rows) + " rows";
+          }
+          return {};
+        }
+      }
+      if (l.name == "table" && !l.args.empty() && l.args[0].value.string_value) {
+        const std::string& t = *l.args[0].value.string_value;
+        for (const auto& s : options.small_tables)
+          if (s == t) return "table `" + t + "` is configured as small";
+      }
+    }
+    c = c->bound;
+  }
+  return {};
+}
+
+}  // namespace
+
+// Source: a.join(b, ...) where b is evidently small and not wrapped in broadcast(...).
+void check_missing_broadcast_source(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  for (const auto& chain : m.chains) {
+    for (const auto& l : chain.links) {
+      if (l.name != "join" || !l.is_call || l.args.empty()) continue;
+      const pyspark::Arg* other = l.arg(0, "other");
+      if (other == nullptr || other->value.chain == nullptr) continue;
+      const pyspark::Arg* how = l.arg(2, "how");
+      std::string how_text = how != nullptr ? how->value.string_value.value_or("") : "inner";
+      if (how_text == "right" || how_text == "right_outer" || how_text == "rightouter" || how_text == "full" ||
+          how_text == "outer" || how_text == "full_outer" || how_text == "fullouter")
+        continue;  // the right side cannot be broadcast for these join types
+      bool certain = false;
+      std::string why = small_because(other->value.chain, ctx.options(), certain);
+      if (why.empty()) continue;
+      auto& d =
+          ctx.report(chain.cell, l.name_pos,
+                     "join with `" + other->value.text + "` shuffles both sides although " + why + ": broadcast it");
+      std::string spelling = functions_spelling(m, "broadcast");
+      bool needs_import = spelling.empty();
+      if (needs_import) spelling = "broadcast";
+      Fix& f = ctx.attach_fix(d, "Wrap the small side in broadcast(...)",
+                              certain ? Applicability::safe : Applicability::unsafe,
+                              "`.join(" + spelling + "(" + other->value.text + "), ...)`" +
+                                  (needs_import ? " with `from pyspark.sql.functions import broadcast`" : ""));
+      const auto& p = other->value.pos;
+      SourceContext::add_edit(f, chain.cell, p.start_byte, p.start_byte, spelling + "(");
+      SourceContext::add_edit(f, chain.cell, p.end_byte, p.end_byte, ")");
+      if (needs_import) {
+        // At the top of the file (first cell), after a leading docstring/comment block is fine too:
+        // Python accepts an import anywhere before use, and the first line is always before it.
+        const auto& first = m.file->cells.front();
+        SourceContext::add_edit(f, first.number, 0, 0, "from pyspark.sql.functions import broadcast\n");
+      }
     }
   }
 }

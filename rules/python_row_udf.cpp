@@ -1,5 +1,6 @@
 // python-row-udf: BatchEvalPython evaluates a Python UDF one row at a time.
 #include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
@@ -34,8 +35,25 @@ Use instead (`F.upper("name")`, no Python in the plan):
 +- *(1) LocalTableScan [name#1]
 ```
 
+## Example (PySpark)
+```python
+from pyspark.sql.functions import udf
+
+@udf("string")
+def to_upper(s):
+    return s.upper()
+```
+Use instead:
+```python
+from pyspark.sql import functions as F
+upper = F.upper("name")
+```
+
 ## Fix safety
-Display-only: replace the UDF with a built-in from `pyspark.sql.functions` where one exists, or make
+Plans: display-only. PySpark source: when the UDF is a simple lambda with a built-in equivalent
+(`lambda s: s.upper()` -> `F.upper`, `.lower()`, `.strip()`, `len(s)`), the finding names the
+built-in; the rewrite of each call site is left to the user (display-only), because the UDF's
+declared return type and null handling may differ from the built-in. Otherwise: replace the UDF with a built-in from `pyspark.sql.functions` where one exists, or make
 it a vectorised `@pandas_udf`, which exchanges Arrow batches instead of single rows.
 
 ## Options
@@ -54,6 +72,47 @@ void check_python_row_udf(PlanContext& ctx) {
                "Replace " + udfs +
                    " with a built-in from pyspark.sql.functions (e.g. F.upper, F.length, "
                    "arithmetic on columns) or declare it with @pandas_udf to process Arrow batches.");
+  }
+}
+
+namespace {
+
+// The built-in that a one-expression lambda UDF is, if there is an obvious one.
+std::string builtin_for(const pyspark::Expr::Lambda& l) {
+  if (l.params.size() != 1) return {};
+  const std::string& p = l.params[0];
+  std::string b;
+  for (char c : l.body)
+    if (c != ' ') b += c;
+  if (b == p + ".upper()") return "F.upper(col)";
+  if (b == p + ".lower()") return "F.lower(col)";
+  if (b == p + ".strip()") return "F.trim(col)";
+  if (b == p + ".lstrip()") return "F.ltrim(col)";
+  if (b == p + ".rstrip()") return "F.rtrim(col)";
+  if (b == "len(" + p + ")") return "F.length(col)";
+  if (b == "abs(" + p + ")") return "F.abs(col)";
+  if (b.rfind(p, 0) == 0 && b.size() > p.size() && std::string("+-*/").find(b[p.size()]) != std::string::npos &&
+      b.find_first_not_of("0123456789.", p.size() + 1) == std::string::npos)
+    return "F.col(...) " + std::string(1, b[p.size()]) + " " + b.substr(p.size() + 1);
+  return {};
+}
+
+}  // namespace
+
+// Source: @udf, F.udf(...), udf(lambda ...), spark.udf.register(name, python_function).
+void check_python_row_udf_source(SourceContext& ctx) {
+  for (const auto& u : ctx.model().udfs) {
+    if (u.kind != pyspark::UdfKind::row) continue;
+    std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
+    std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
+    auto& d = ctx.report(u.cell, u.pos,
+                         what + " is a row-at-a-time Python UDF: every row is serialised to a Python worker and back" +
+                             (builtin.empty() ? "" : "; the built-in " + builtin + " does the same in the JVM"));
+    ctx.attach_fix(d, builtin.empty() ? "Use a built-in or a pandas UDF" : "Use the built-in",
+                   Applicability::display_only,
+                   builtin.empty() ? "Use built-ins from pyspark.sql.functions, or declare it with @pandas_udf to "
+                                     "process Arrow batches."
+                                   : "Replace calls of " + what + " with " + builtin + ".");
   }
 }
 

@@ -1,5 +1,8 @@
 // redundant-shuffle: an exchange whose input was shuffled just before, on the same keys or by a user repartition.
+#include <algorithm>
+
 #include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
@@ -44,9 +47,22 @@ Use instead (no `repartition`: Spark shuffles once, by the grouping key):
       +- LocalTableScan [k#1, j#2]
 ```
 
+## Example (PySpark)
+```python
+counts = df.repartition("k", "j").groupBy("k").count()
+```
+Use instead:
+```python
+counts = df.groupBy("k").count()
+```
+
 ## Fix safety
-Display-only: the plan is Spark's output. The fix is in the code that built it: drop the
+Plans: display-only, the plan is Spark's output. The fix is in the code that built it: drop the
 `repartition(...)`, or repartition by exactly the keys the next stage groups or joins on.
+PySpark source: removing `.repartition(...)` is safe when it sits in the same expression as the
+`groupBy` / `join` / `distinct` that shuffles again (same rows, partitioned by the later shuffle);
+when the repartitioned DataFrame is bound to a name in another statement the fix is unsafe, as
+that name may be used elsewhere.
 
 ## Options
 None.
@@ -113,6 +129,52 @@ void check_redundant_shuffle(PlanContext& ctx) {
                               ")` only if the key set matches the "
                               "grouping/join keys that follow.");
     d.related.push_back({ctx.location_of(*lower), "first shuffle"});
+  }
+}
+
+// Source: df.repartition(..., k) followed, through partition-keeping steps, by groupBy(k) /
+// join(on=k) / distinct() / dropDuplicates().
+void check_redundant_shuffle_source(SourceContext& ctx) {
+  for (const auto& chain : ctx.model().chains) {
+    if (!chain.is_dataframe) continue;
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
+      const pyspark::Link& second = *pipeline[i].link;
+      const std::string& m = second.name;
+      bool all_columns = m == "distinct" || (m == "dropDuplicates" && second.args.empty());
+      if (!(m == "groupBy" || m == "groupby" || m == "join" || m == "distinct" || m == "dropDuplicates")) continue;
+      const pyspark::Step* first = previous_step(pipeline, i);
+      if (first == nullptr || first->link->name != "repartition") continue;
+      auto keys1 = column_args(*first->link);
+      std::vector<std::string> keys2;
+      if (m == "join") {
+        const pyspark::Arg* on = second.arg(1, "on");
+        if (on == nullptr) continue;
+        keys2 = on->value.column_names;
+      } else {
+        keys2 = column_args(second);
+      }
+      std::vector<std::string> shared;
+      for (const auto& k : keys1)
+        if (std::find(keys2.begin(), keys2.end(), k) != keys2.end()) shared.push_back(k);
+      if (shared.empty() && !all_columns) continue;
+      auto& d =
+          ctx.report(first->chain->cell, first->link->name_pos,
+                     "`repartition` is followed by `" + m + "`" + (shared.empty() ? "" : " on " + quote_names(shared)) +
+                         ", which shuffles again: the repartition's shuffle is wasted");
+      d.related.push_back(
+          {Location{ctx.model().file->path, second.name_pos.line, second.name_pos.column, second.name_pos.end_line,
+                    second.name_pos.end_column, pipeline[i].chain->cell, 0, 0},
+           "the shuffle that replaces it"});
+      bool same_statement = first->chain == pipeline[i].chain;
+      Fix& f = ctx.attach_fix(
+          d, "Remove the redundant `.repartition(...)`", same_statement ? Applicability::safe : Applicability::unsafe,
+          "Drop `." + std::string(first->link->name) + "(...)`: `" + m + "` shuffles by its own keys anyway.");
+      // Across statements the repartitioned DataFrame may be used elsewhere: only an unsafe fix.
+      SourceContext::add_edit(f, first->chain->cell, first->link->link_pos.start_byte, first->link->link_pos.end_byte,
+                              "");
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // window-single-partition: a Window fed by Exchange SinglePartition (a window without partitionBy).
 #include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
@@ -38,8 +39,19 @@ Window [row_number() windowspecdefinition(user#1, ts#2 ASC NULLS FIRST, specifie
       +- *(1) LocalTableScan [user#1, ts#2]
 ```
 
+## Example (PySpark)
+```python
+from pyspark.sql import Window
+w = Window.orderBy("ts")
+```
+Use instead:
+```python
+from pyspark.sql import Window
+w = Window.partitionBy("user").orderBy("ts")
+```
+
 ## Fix safety
-Display-only: add a `partitionBy(...)` on a key that splits the data while keeping the window's
+Display-only in plans and source: add a `partitionBy(...)` on a key that splits the data while keeping the window's
 meaning; for a global rank, consider computing it per partition and combining.
 
 ## Options
@@ -60,6 +72,27 @@ void check_window_single_partition(PlanContext& ctx) {
                          "one task",
                          "Partition the window", "Window.partitionBy(\"<key>\").orderBy(...)");
     d.related.push_back({ctx.location_of(*below), "the single-partition exchange"});
+  }
+}
+
+// Source: Window.orderBy(...) without partitionBy(...) in the same specification.
+void check_window_single_partition_source(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  for (const auto& chain : m.chains) {
+    if (chain.root_is_call || chain.bound != nullptr) continue;
+    std::string q = m.qualify(chain.root);
+    if (q != "Window" && q != "pyspark.sql.Window" && q != "pyspark.sql.window.Window") continue;
+    const pyspark::Link* order = nullptr;
+    bool partitioned = false;
+    for (const auto& l : chain.links) {
+      if (l.name == "partitionBy") partitioned = true;
+      if (l.name == "orderBy" && order == nullptr) order = &l;
+    }
+    if (order == nullptr || partitioned) continue;
+    auto& d = ctx.report(chain.cell, order->name_pos,
+                         "window ordered without partitionBy: Spark moves every row into one partition");
+    ctx.attach_fix(d, "Partition the window", Applicability::display_only,
+                   "Window.partitionBy(\"<key>\").orderBy(...)");
   }
 }
 

@@ -85,5 +85,23 @@ check "binary garbage does not crash" 1 bash -c "head -c 4096 /dev/urandom | tr 
 check "empty input is clean" 0 bash -c "\"$planlint\" - < /dev/null"
 check "whole corpus lints without error exit" 1 "$planlint" --quiet --statistics "$corpus/plans"
 
+nb=$fixtures/source/notebooks/bad_pretty.ipynb
+check "notebook findings" 1 "$planlint" "$nb"
+contains "notebook text names the cell" out "bad_pretty.ipynb:cell 3:3:17: warning:"
+contains "notebook quotes the cell line" out 'counts = orders.repartition("k").groupBy("k").count()'
+check "notebook json" 1 "$planlint" --format json "$nb"
+python3 - "$work/out" <<'PY' || fails=$((fails+1))
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnostics"]
+x = [e for e in d if e["rule"]["name"] == "redundant-shuffle"][0]
+assert (x["cell"], x["cell_line"], x["cell_column"]) == (3, 3, 17), x
+print("ok   json cell fields")
+PY
+check "python file via stdin name" 1 bash -c "printf 'rows = spark.table(\"t\").collect()\\n' | \"$planlint\" - --stdin-filename job.py"
+contains "stdin python linted as python" out "job.py:1:25: warning"
+check "syntax error in one file, others still linted" 1 "$planlint" "$fixtures/source/python-syntax/bad_python2.py" "$fixtures/source/cartesian-join/bad_cross.py"
+contains "syntax error reported" out "bad_python2.py:3:1: error"
+contains "other file linted" out "[cartesian-join]"
+
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -7,7 +7,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$fixtures/.."   # relative paths, as in a repository checkout
 set +e
-"$planlint" --format sarif -o "$work/out.sarif" fixtures/rules
+"$planlint" --format sarif -o "$work/out.sarif" fixtures/rules fixtures/source
 rc=$?
 set -e
 [ "$rc" = 1 ] || { echo "expected exit 1 (findings), got $rc"; exit 1; }
@@ -34,5 +34,8 @@ for res in run["results"]:
     assert res["partialFingerprints"]["planlintFingerprint/v1"]
     files.add(loc["artifactLocation"]["uri"])
 assert len(files) > 10, files
+cells = [r for r in run["results"] if "properties" in r]
+assert cells and all({"cell", "cellLine", "cellColumn"} <= set(r["properties"]) for r in cells)
+assert any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(".ipynb") for r in cells)
 print(f"sarif ok: {len(run['results'])} results in {len(files)} files")
 PY

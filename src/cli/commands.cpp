@@ -56,6 +56,7 @@ std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, cons
   std::vector<lint::FileResult> results;
   results.reserve(inputs.size());
   for (const auto& in : inputs) {
+    // stdin: --stdin-filename decides the kind, as a file name would.
     std::string text, error;
     if (!read_all(in, text, error)) {
       lint::FileResult r;
@@ -64,7 +65,10 @@ std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, cons
       results.push_back(std::move(r));
       continue;
     }
-    results.push_back(lint::lint_plan_text(in.path, text, options));
+    if (lint::is_source_path(in.path))
+      results.push_back(lint::lint_source_text(in.path, std::move(text), options));
+    else
+      results.push_back(lint::lint_plan_text(in.path, text, options));
   }
   return results;
 }
@@ -112,7 +116,7 @@ int run_parse(const std::string& file, const std::string& dump) {
 }
 
 int run_rules(const std::string& format) {
-  std::vector<const lint::RuleInfo*> rules{&lint::plan_syntax_rule()};
+  std::vector<const lint::RuleInfo*> rules;
   for (const auto& r : lint::all_rules()) rules.push_back(r.info);
   if (format == "json") {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();

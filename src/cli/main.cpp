@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kFooter = R"(Examples:
   planlint plan.txt                     lint a saved df.explain(True) output
+  planlint jobs/ notebooks/             lint PySpark sources and notebooks
   pbpaste | planlint - --stdin-filename q1.plan
   planlint --format sarif -o planlint.sarif plans/
   planlint --select redundant-shuffle,missing-broadcast plan.txt
@@ -41,9 +42,9 @@ std::vector<std::string> split_commas(const std::vector<std::string>& in) {
   return out;
 }
 
-bool is_plan_file(const fs::path& p) {
+bool is_lintable(const fs::path& p) {
   auto e = p.extension().string();
-  return e == ".txt" || e == ".plan" || e == ".explain";
+  return e == ".txt" || e == ".plan" || e == ".explain" || e == ".py" || e == ".ipynb";
 }
 
 }  // namespace
@@ -153,11 +154,12 @@ int main(int argc, char** argv) {
            it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (ec) break;
         const auto name = it->path().filename().string();
-        if (it->is_directory(ec) && (name == ".git" || name == "node_modules" || name == ".venv" || name == "venv")) {
+        if (it->is_directory(ec) && (name == ".git" || name == "node_modules" || name == ".venv" || name == "venv" ||
+                                     name == "__pycache__" || name == ".ipynb_checkpoints" || name == "build")) {
           it.disable_recursion_pending();
           continue;
         }
-        if (it->is_regular_file(ec) && is_plan_file(it->path())) found.push_back(it->path().string());
+        if (it->is_regular_file(ec) && is_lintable(it->path())) found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());
       for (auto& f : found) inputs.push_back({std::move(f), false});

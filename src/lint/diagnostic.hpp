@@ -17,18 +17,26 @@ std::string_view to_string(Severity s);
 enum class Applicability : std::uint8_t { display_only, unsafe, safe };
 std::string_view to_string(Applicability a);
 
-// 1-based; end_column is exclusive. Cell fields are set for notebook sources.
+// 1-based; end_column is exclusive. For notebooks, line/column are in the raw file and the cell
+// fields say where the finding is inside the cell (cell 0: not a notebook).
 struct Location {
   std::string path;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   std::uint32_t end_line = 0;
   std::uint32_t end_column = 0;
+  int cell = 0;
+  std::uint32_t cell_line = 0;
+  std::uint32_t cell_column = 0;
 };
 
+// A text edit. Source rules give byte offsets into a cell's text (cell 1 for a plain .py file);
+// `range` is the same place as a Location, for reporters.
 struct Edit {
   Location range;
   std::string replacement;
+  int cell = 1;
+  std::uint32_t start_byte = 0, end_byte = 0;
 };
 
 struct Fix {

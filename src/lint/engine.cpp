@@ -66,7 +66,13 @@ void assign_fingerprints(FileResult& result) {
   std::map<std::string, int> seen;
   for (auto& d : result.diagnostics) {
     std::string_view line;
-    if (d.location.line >= 1 && d.location.line <= result.lines.size()) line = result.lines[d.location.line - 1];
+    const Location& l = d.location;
+    if (l.cell > 0 && static_cast<std::size_t>(l.cell) <= result.cell_lines.size() && l.cell_line >= 1 &&
+        l.cell_line <= result.cell_lines[static_cast<std::size_t>(l.cell - 1)].size()) {
+      line = result.cell_lines[static_cast<std::size_t>(l.cell - 1)][l.cell_line - 1];
+    } else if (l.line >= 1 && l.line <= result.lines.size()) {
+      line = result.lines[l.line - 1];
+    }
     std::string key = std::string(d.rule->id) + '\x1f' + normalize_plan_line(line);
     int n = seen[key]++;
     key += '\x1f' + std::to_string(n);

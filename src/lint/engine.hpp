@@ -12,12 +12,17 @@ namespace planlint::lint {
 
 struct FileResult {
   std::string path;
-  std::vector<std::string> lines;       // the file's lines, for reporters that quote them
-  std::vector<Diagnostic> diagnostics;  // sorted by position
-  std::string io_error;                 // set when the file could not be read
+  std::vector<std::string> lines;                    // the file's lines, for reporters that quote them
+  std::vector<std::vector<std::string>> cell_lines;  // notebooks: each cell's lines (index = cell - 1)
+  std::vector<Diagnostic> diagnostics;               // sorted by position
+  std::string io_error;                              // set when the file could not be read
 };
 
 FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options);
+
+// PySpark sources: .py files, Databricks source notebooks and Jupyter .ipynb notebooks.
+FileResult lint_source_text(std::string path, std::string text, const LintOptions& options);
+bool is_source_path(std::string_view path);
 
 // Stable fingerprint: rule, the flagged line with expression ids, plan ids and operator numbers
 // normalised away, and the occurrence index of that pair in the file. Line numbers are not part of it.

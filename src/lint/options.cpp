@@ -25,7 +25,6 @@ std::vector<std::string> unknown_selectors(const LintOptions& options) {
     for (const auto& s : *list) {
       bool known = false;
       for (const auto& r : all_rules()) known = known || selector_matches(s, *r.info);
-      known = known || selector_matches(s, plan_syntax_rule());
       if (!known) out.push_back(s);
     }
   }

@@ -1,6 +1,7 @@
 // Options that reach the rules and the rule selection (--select / --ignore / --extend-select).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,9 @@ struct LintOptions {
   std::vector<std::string> select;  // empty: every rule
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
-  double broadcast_threshold_bytes = 10.0 * 1024 * 1024;  // spark.sql.autoBroadcastJoinThreshold default
+  double broadcast_threshold_bytes = 10.0 * 1024 * 1024;   // spark.sql.autoBroadcastJoinThreshold default
+  std::vector<std::string> small_tables;                   // table names that missing-broadcast treats as small
+  std::vector<std::int64_t> tolerated_shuffle_partitions;  // values hardcoded-shuffle-partitions accepts
 
   // A selector is a rule id ("PL001"), a name ("redundant-shuffle"), an id prefix ("PL0") or "ALL".
   [[nodiscard]] bool enabled(const RuleInfo& rule) const;

@@ -6,8 +6,10 @@
 namespace planlint::rules {
 using lint::PlanContext;
 using lint::RuleInfo;
-extern const RuleInfo kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast, kHardcodedShufflePartitions,
-    kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked;
+using lint::SourceContext;
+extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast,
+    kHardcodedShufflePartitions, kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked,
+    kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
 void check_python_row_udf(PlanContext&);
@@ -18,6 +20,19 @@ void check_cartesian_join(PlanContext&);
 void check_window_single_partition(PlanContext&);
 void check_join_key_cast(PlanContext&);
 void check_pushdown_blocked(PlanContext&);
+void check_redundant_shuffle_source(SourceContext&);
+void check_filter_after_udf_source(SourceContext&);
+void check_python_row_udf_source(SourceContext&);
+void check_missing_broadcast_source(SourceContext&);
+void check_hardcoded_shuffle_partitions_source(SourceContext&);
+void check_aqe_disabled_source(SourceContext&);
+void check_cartesian_join_source(SourceContext&);
+void check_window_single_partition_source(SourceContext&);
+void check_collect_large(SourceContext&);
+void check_broadcast_disabled(SourceContext&);
+void check_single_file_write(SourceContext&);
+void check_withcolumn_in_loop(SourceContext&);
+void check_cache_without_unpersist(SourceContext&);
 }  // namespace planlint::rules
 
 namespace planlint::lint {
@@ -27,60 +42,33 @@ namespace {
 using namespace planlint::rules;
 
 const std::array kRules{
-    PlanRule{&kRedundantShuffle, check_redundant_shuffle},
-    PlanRule{&kFilterAfterUdf, check_filter_after_udf},
-    PlanRule{&kPythonRowUdf, check_python_row_udf},
-    PlanRule{&kMissingBroadcast, check_missing_broadcast},
-    PlanRule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions},
-    PlanRule{&kAqeDisabled, check_aqe_disabled},
-    PlanRule{&kCartesianJoin, check_cartesian_join},
-    PlanRule{&kWindowSinglePartition, check_window_single_partition},
-    PlanRule{&kJoinKeyCast, check_join_key_cast},
-    PlanRule{&kPushdownBlocked, check_pushdown_blocked},
+    Rule{&kPlanSyntax, nullptr, nullptr},
+    Rule{&kRedundantShuffle, check_redundant_shuffle, check_redundant_shuffle_source},
+    Rule{&kFilterAfterUdf, check_filter_after_udf, check_filter_after_udf_source},
+    Rule{&kPythonRowUdf, check_python_row_udf, check_python_row_udf_source},
+    Rule{&kMissingBroadcast, check_missing_broadcast, check_missing_broadcast_source},
+    Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
+    Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
+    Rule{&kCartesianJoin, check_cartesian_join, check_cartesian_join_source},
+    Rule{&kWindowSinglePartition, check_window_single_partition, check_window_single_partition_source},
+    Rule{&kJoinKeyCast, check_join_key_cast, nullptr},
+    Rule{&kPushdownBlocked, check_pushdown_blocked, nullptr},
+    Rule{&kCollectLarge, nullptr, check_collect_large},
+    Rule{&kBroadcastDisabled, nullptr, check_broadcast_disabled},
+    Rule{&kSingleFileWrite, nullptr, check_single_file_write},
+    Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
+    Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
+    Rule{&kPythonSyntax, nullptr, nullptr},
 };
-
-const RuleInfo kPlanSyntax{"PL000",
-                           "plan-syntax",
-                           "A line of plan text could not be read",
-                           Severity::error,
-                           FixAvailability::never,
-                           R"md(## What it does
-Reports a line of plan text that planlint cannot read: a tree branch without an operator, a
-branch with no parent above it, a details block for an operator that is not in the tree, control
-characters. The rest of the plan is still read and linted.
-
-## Why is this bad?
-A damaged plan (cut while copying, mixed with log lines) can hide findings on the lines that were
-lost.
-
-## Example
-```plan
-== Physical Plan ==
-Project [a#1]
-+- 42
-```
-Use instead:
-```plan
-== Physical Plan ==
-Project [a#1]
-+- Range (0, 10, step=1, splits=2)
-```
-
-## Fix safety
-No fix: copy the plan again from `explain()` output.
-
-## Options
-None.
-)md"};
 
 }  // namespace
 
-std::span<const PlanRule> all_rules() { return kRules; }
+std::span<const Rule> all_rules() { return kRules; }
 
 const RuleInfo& plan_syntax_rule() { return kPlanSyntax; }
+const RuleInfo& python_syntax_rule() { return kPythonSyntax; }
 
 const RuleInfo* find_rule(std::string_view id_or_name) {
-  if (id_or_name == kPlanSyntax.id || id_or_name == kPlanSyntax.name) return &kPlanSyntax;
   for (const auto& r : kRules)
     if (r.info->id == id_or_name || r.info->name == id_or_name) return r.info;
   return nullptr;

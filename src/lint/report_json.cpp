@@ -12,8 +12,14 @@ using nlohmann::json;
 using ordered = nlohmann::ordered_json;
 
 ordered location_json(const Location& l) {
-  return ordered{
+  ordered j{
       {"file", l.path}, {"line", l.line}, {"column", l.column}, {"end_line", l.end_line}, {"end_column", l.end_column}};
+  if (l.cell > 0) {
+    j["cell"] = l.cell;
+    j["cell_line"] = l.cell_line;
+    j["cell_column"] = l.cell_column;
+  }
+  return j;
 }
 
 ordered fix_json(const Fix& f) {
@@ -139,7 +145,7 @@ std::string render_json(const std::vector<FileResult>& results, const ReportOpti
 }
 
 std::string render_sarif(const std::vector<FileResult>& results, const ReportOptions& options) {
-  std::vector<const RuleInfo*> rules{&plan_syntax_rule()};
+  std::vector<const RuleInfo*> rules;
   for (const auto& r : all_rules()) rules.push_back(r.info);
   ordered rules_json = ordered::array();
   for (const RuleInfo* r : rules) {
@@ -170,6 +176,9 @@ std::string render_sarif(const std::vector<FileResult>& results, const ReportOpt
                 {"message", {{"text", text}}},
                 {"locations", ordered::array({{{"physicalLocation", physical_location(r, d.location)}}})},
                 {"partialFingerprints", {{"planlintFingerprint/v1", d.fingerprint}}}};
+      if (d.location.cell > 0)
+        j["properties"] = {
+            {"cell", d.location.cell}, {"cellLine", d.location.cell_line}, {"cellColumn", d.location.cell_column}};
       if (!d.related.empty()) {
         ordered rel = ordered::array();
         int id = 1;

@@ -30,12 +30,25 @@ std::string_view severity_colour(Severity s) {
 }
 
 void quote_line(std::string& out, const FileResult& r, const Location& loc, const Palette& p) {
-  if (loc.line == 0 || loc.line > r.lines.size()) return;
-  const std::string& line = r.lines[loc.line - 1];
-  std::string gutter = fmt::format("{:>5} | ", loc.line);
+  // Notebooks quote the cell's line, not the raw JSON.
+  const std::string* text = nullptr;
+  std::uint32_t number = loc.line, column = loc.column;
+  std::size_t len = loc.end_line == loc.line && loc.end_column > loc.column ? loc.end_column - loc.column : 1;
+  if (loc.cell > 0) {
+    auto c = static_cast<std::size_t>(loc.cell - 1);
+    if (c < r.cell_lines.size() && loc.cell_line >= 1 && loc.cell_line <= r.cell_lines[c].size())
+      text = &r.cell_lines[c][loc.cell_line - 1];
+    number = loc.cell_line;
+    column = loc.cell_column;
+  } else if (loc.line >= 1 && loc.line <= r.lines.size()) {
+    text = &r.lines[loc.line - 1];
+  }
+  if (text == nullptr) return;
+  const std::string& line = *text;
+  std::string gutter = fmt::format("{:>5} | ", number);
   out += p.paint("34", gutter) + line + "\n";
-  std::size_t start = loc.column > 0 ? loc.column - 1 : 0;
-  std::size_t len = loc.end_column > loc.column ? loc.end_column - loc.column : 1;
+  std::size_t start = column > 0 ? column - 1 : 0;
+  if (start + len > line.size() + 1) len = line.size() > start ? line.size() - start : 1;
   std::string pad;
   for (std::size_t i = 0; i < start && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
   out += p.paint("34", std::string(gutter.size() - 2, ' ') + "| ") + pad +
@@ -49,13 +62,19 @@ std::string render_text(const std::vector<FileResult>& results, const ReportOpti
   std::string out;
   for (const auto& r : results) {
     for (const auto& d : r.diagnostics) {
-      out += fmt::format("{}:{}:{}: {}: {} {}\n", p.paint("1", r.path), d.location.line, d.location.column,
+      std::string where = d.location.cell > 0 ? fmt::format("cell {}:{}:{}", d.location.cell, d.location.cell_line,
+                                                            d.location.cell_column)
+                                              : fmt::format("{}:{}", d.location.line, d.location.column);
+      out += fmt::format("{}:{}: {}: {} {}\n", p.paint("1", r.path), where,
                          p.paint(severity_colour(d.severity), to_string(d.severity)), d.message,
                          p.paint("2", fmt::format("[{}]", d.rule->name)));
       quote_line(out, r, d.location, p);
-      for (const auto& rel : d.related)
-        out += fmt::format("  {}: {}:{}:{}: {}\n", p.paint("1;36", "note"), rel.location.path, rel.location.line,
-                           rel.location.column, rel.message);
+      for (const auto& rel : d.related) {
+        const Location& l = rel.location;
+        std::string at = l.cell > 0 ? fmt::format("cell {}:{}:{}", l.cell, l.cell_line, l.cell_column)
+                                    : fmt::format("{}:{}", l.line, l.column);
+        out += fmt::format("  {}: {}:{}: {}\n", p.paint("1;36", "note"), l.path, at, rel.message);
+      }
       if (d.fix) {
         out += fmt::format("  {}: {}\n", p.paint("1;32", "fix"), d.fix->title);
         std::string_view s = d.fix->suggestion;

@@ -12,6 +12,7 @@ enum class FixAvailability : std::uint8_t { never, sometimes, always };
 std::string_view to_string(FixAvailability f);
 
 class PlanContext;
+class SourceContext;
 
 struct RuleInfo {
   std::string_view id;       // stable: "PL001"
@@ -23,15 +24,18 @@ struct RuleInfo {
 };
 
 using PlanCheck = void (*)(PlanContext&);
+using SourceCheck = void (*)(SourceContext&);
 
-struct PlanRule {
+struct Rule {
   const RuleInfo* info;
-  PlanCheck check;
+  PlanCheck check;           // nullptr: the rule has no plan check
+  SourceCheck source_check;  // nullptr: the rule has no PySpark source check
 };
 
-// Every rule, sorted by id. Rules without a plan check have check == nullptr.
-std::span<const PlanRule> all_rules();
+// Every rule, sorted by id, the two syntax rules included.
+std::span<const Rule> all_rules();
 const RuleInfo* find_rule(std::string_view id_or_name);
 const RuleInfo& plan_syntax_rule();
+const RuleInfo& python_syntax_rule();
 
 }  // namespace planlint::lint

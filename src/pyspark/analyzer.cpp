@@ -15,11 +15,30 @@ namespace {
 
 constexpr int kMaxDepth = 400;  // deeper nesting is not Spark code worth analysing; never overflow the stack
 
-const std::set<std::string, std::less<>> kSparkOnlyMethods{
-    "withColumn", "withColumns",     "withColumnRenamed", "groupBy",      "repartition", "repartitionByRange",
-    "coalesce",   "crossJoin",       "dropDuplicates",    "toPandas",     "unpersist",   "persist",
-    "cache",      "createOrReplaceTempView", "write",     "writeTo",      "orderBy",     "unionByName",
-    "selectExpr", "printSchema",     "toDF",              "localCheckpoint", "checkpoint", "hint"};
+const std::set<std::string, std::less<>> kSparkOnlyMethods{"withColumn",
+                                                           "withColumns",
+                                                           "withColumnRenamed",
+                                                           "groupBy",
+                                                           "repartition",
+                                                           "repartitionByRange",
+                                                           "coalesce",
+                                                           "crossJoin",
+                                                           "dropDuplicates",
+                                                           "toPandas",
+                                                           "unpersist",
+                                                           "persist",
+                                                           "cache",
+                                                           "createOrReplaceTempView",
+                                                           "write",
+                                                           "writeTo",
+                                                           "orderBy",
+                                                           "unionByName",
+                                                           "selectExpr",
+                                                           "printSchema",
+                                                           "toDF",
+                                                           "localCheckpoint",
+                                                           "checkpoint",
+                                                           "hint"};
 const std::set<std::string, std::less<>> kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
 
 std::string_view node_type(TSNode n) { return ts_node_type(n); }
@@ -58,8 +77,8 @@ class Analyzer {
       src_ = tree->source();
       TSNode root = ts_tree_root_node(tree->get());
       if (auto err = tree->first_error()) {
-        m_.syntax_errors.push_back({cell.number, Pos{err->line, err->column, err->line, err->column + 1, 0, 0},
-                                    err->message});
+        m_.syntax_errors.push_back(
+            {cell.number, Pos{err->line, err->column, err->line, err->column + 1, 0, 0}, err->message});
         continue;
       }
       if (auto py2 = find_python2(root)) {
@@ -91,7 +110,8 @@ class Analyzer {
       if (!is_type(a, "lambda")) continue;
       Expr::Lambda l;
       TSNode params = field(a, "parameters");
-      for (std::uint32_t k = 0; k < ts_node_named_child_count(params); ++k) l.params.push_back(text(ts_node_named_child(params, k)));
+      for (std::uint32_t k = 0; k < ts_node_named_child_count(params); ++k)
+        l.params.push_back(text(ts_node_named_child(params, k)));
       l.body = text(field(a, "body"));
       return l;
     }
@@ -202,7 +222,8 @@ class Analyzer {
     if (is_type(n, "identifier")) e.identifiers.push_back(text(n));
     if (is_type(n, "attribute")) {
       TSNode obj = field(n, "object");
-      if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0) e.column_names.push_back(text(field(n, "attribute")));
+      if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0)
+        e.column_names.push_back(text(field(n, "attribute")));
     }
     if (is_type(n, "call")) {
       std::string callee = m_.qualify(dotted(field(n, "function")));
@@ -254,12 +275,15 @@ class Analyzer {
     if (is_type(n, "lambda")) {
       Expr::Lambda l;
       TSNode params = field(n, "parameters");
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i) l.params.push_back(text(ts_node_named_child(params, i)));
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i)
+        l.params.push_back(text(ts_node_named_child(params, i)));
       l.body = text(field(n, "body"));
       e.lambda = l;
     }
     if (is_type(n, "call")) e.callee = m_.qualify(dotted(field(n, "function")));
     if (is_type(n, "call") || is_type(n, "attribute")) e.chain = build_chain(n, depth + 1);
+    if (is_type(n, "identifier"))
+      if (auto it = bindings_.find(e.text); it != bindings_.end()) e.chain = it->second;
     collect_columns(n, e, depth + 1, false);
     return e;
   }
@@ -336,6 +360,20 @@ class Analyzer {
       break;
     }
     std::reverse(links.begin(), links.end());
+    // F.udf(...), functions.broadcast(x): a module function call is the root, not a method link.
+    if (!c.root_is_call && !links.empty() && links.front().is_call && m_.qualify(c.root) == "pyspark.sql.functions") {
+      Link first = std::move(links.front());
+      links.erase(links.begin());
+      c.root_is_call = true;
+      c.root = "pyspark.sql.functions." + first.name;
+      c.root_expr.kind = "call";
+      c.root_expr.callee = c.root;
+      c.root_expr.pos = first.expr_pos;
+      for (const auto& a : first.args) {
+        if (c.root_expr.chain == nullptr && a.value.chain != nullptr) c.root_expr.chain = a.value.chain;
+        for (const auto& name : a.value.column_names) c.root_expr.column_names.push_back(name);
+      }
+    }
     c.links = std::move(links);
     if (!c.root_is_call) {
       if (auto it = bindings_.find(c.root); it != bindings_.end()) c.bound = it->second;
@@ -514,7 +552,8 @@ class Analyzer {
       while (is_type(cur, "call") || is_type(cur, "attribute") || is_type(cur, "parenthesized_expression")) {
         if (is_type(cur, "call")) {
           TSNode args = field(cur, "arguments");
-          for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) visit(ts_node_named_child(args, i), depth + 1);
+          for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
+            visit(ts_node_named_child(args, i), depth + 1);
           cur = field(cur, "function");
         } else if (is_type(cur, "attribute")) {
           cur = field(cur, "object");
@@ -537,7 +576,8 @@ class Analyzer {
     }
     if (t == "import_statement") return handle_import(n);
     if (t == "import_from_statement") return handle_import_from(n);
-    if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement") ++statement_;
+    if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement")
+      ++statement_;
     if (t == "decorated_definition") return handle_decorated(n, depth);
     if (t == "assignment") return handle_assignment(n, depth);
     if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
@@ -579,13 +619,19 @@ const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
   return nullptr;
 }
 
-std::vector<const Link*> Chain::pipeline() const {
+std::vector<Step> Chain::pipeline() const {
   std::vector<const Chain*> history;
   for (const Chain* c = this; c != nullptr && history.size() < 64; c = c->bound) history.push_back(c);
-  std::vector<const Link*> out;
+  std::vector<Step> out;
   for (auto it = history.rbegin(); it != history.rend(); ++it)
-    for (const auto& l : (*it)->links) out.push_back(&l);
+    for (const auto& l : (*it)->links) out.push_back({*it, &l});
   return out;
+}
+
+const Chain* Chain::origin() const {
+  const Chain* c = this;
+  for (int i = 0; i < 64 && c->bound != nullptr; ++i) c = c->bound;
+  return c;
 }
 
 std::string SourceModel::qualify(std::string_view dotted) const {
@@ -596,7 +642,8 @@ std::string SourceModel::qualify(std::string_view dotted) const {
   if (auto it = imports.find(head); it != imports.end()) return it->second + rest;
   for (const auto& m : star_imports) {
     if (m == "pyspark.sql.functions" && dot == std::string_view::npos) {
-      static const std::set<std::string, std::less<>> known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
+      static const std::set<std::string, std::less<>> known{"udf",    "pandas_udf", "broadcast", "col",
+                                                            "column", "expr",       "lit"};
       if (known.count(head) != 0) return m + "." + head;
     }
   }

@@ -28,12 +28,12 @@ struct Expr {
   Pos pos;
   std::string kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
   std::optional<std::string> string_value;  // plain string literal
-  std::optional<std::int64_t> int_value;  // integer literal (also negative)
+  std::optional<std::int64_t> int_value;    // integer literal (also negative)
   std::optional<bool> bool_value;
-  std::string callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col")
+  std::string callee;                     // for calls: resolved dotted name ("pyspark.sql.functions.col")
   std::vector<std::string> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"]
-  std::vector<std::string> identifiers;  // every identifier used inside
-  const Chain* chain = nullptr;  // when the expression is a method chain (df.limit(5), broadcast(x))
+  std::vector<std::string> identifiers;   // every identifier used inside
+  const Chain* chain = nullptr;           // when the expression is a method chain (df.limit(5), broadcast(x))
   struct Lambda {
     std::vector<std::string> params;
     std::string body;
@@ -57,6 +57,12 @@ struct Link {
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
 };
 
+struct Chain;
+struct Step {
+  const Chain* chain;
+  const Link* link;
+};
+
 struct Chain {
   std::string root;  // identifier at the start ("spark", "df"), or the callee for a call root
   bool root_is_call = false;
@@ -68,10 +74,11 @@ struct Chain {
   bool in_loop = false;
   std::string assigned_to;  // `name = <chain>` (simple names only)
   bool is_dataframe = false;
-  bool is_session = false;  // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  bool is_session = false;       // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
   const Chain* bound = nullptr;  // the chain `root` was bound to when this one ran
-  // Links of the bound chains, outermost first, then this chain's links: the whole pipeline.
-  [[nodiscard]] std::vector<const Link*> pipeline() const;
+  // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
+  [[nodiscard]] std::vector<Step> pipeline() const;
+  [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
 };
 
 enum class UdfKind { row, pandas, other };
@@ -120,8 +127,8 @@ struct SourceModel {
   std::vector<Comment> comments;
   std::vector<SyntaxProblem> syntax_errors;
   std::map<std::string, std::string> imports;  // local name -> dotted module or object
-  std::set<std::string> star_imports;  // modules imported with *
-  std::set<std::string> udf_names;  // names bound to row-at-a-time UDFs
+  std::set<std::string> star_imports;          // modules imported with *
+  std::set<std::string> udf_names;             // names bound to row-at-a-time UDFs
   std::set<std::string> pandas_udf_names;
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".

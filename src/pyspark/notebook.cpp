@@ -25,7 +25,9 @@ std::string_view strip_eol(std::string_view l) {
   return l;
 }
 
-bool ends_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
 
 // Jupyter and IPython magics and shell escapes are not Python: blank them out, keeping columns.
 void mask_magics(std::string& text, CellLanguage& language) {
@@ -45,7 +47,8 @@ void mask_magics(std::string& text, CellLanguage& language) {
                        ? CellLanguage::python
                        : CellLanguage::other;
       }
-      if (c == '%' || c == '!' || (first && c == '?')) std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
+      if (c == '%' || c == '!' || (first && c == '?'))
+        std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
       first = false;
     }
     start = end + 1;
@@ -173,53 +176,55 @@ bool load_jupyter(SourceFile& f) {
       Cell cell;
       cell.number = number++;
       bool code = false;
-      std::string_view source_raw;
+      bool have_source = false;
+      std::vector<std::pair<std::size_t, std::string>> pieces;  // (offset of the JSON string, its text)
       for (auto field : cell_value.get_object()) {
         std::string_view key = field.unescaped_key();
         if (key == "cell_type") {
           code = std::string_view(field.value().get_string()) == "code";
         } else if (key == "source" || key == "input") {
+          have_source = true;
           ondemand::value sv = field.value();
+          std::size_t last_end = 0;
+          auto add = [&](ondemand::value v) {
+            std::string_view tok = v.raw_json_token();
+            std::size_t offset = static_cast<std::size_t>(tok.data() - json.data());
+            pieces.emplace_back(offset, std::string(std::string_view(v.get_string())));
+            // The token runs to the closing quote (and maybe whitespace after it).
+            std::size_t end = offset + tok.size();
+            while (end > offset + 1 && f.raw[end - 1] != '"') --end;
+            last_end = end;
+          };
+          std::size_t begin = static_cast<std::size_t>(std::string_view(sv.raw_json_token()).data() - json.data());
+          cell.source_begin = begin;
           if (sv.type() == ondemand::json_type::array) {
+            cell.source_is_list = true;
             ondemand::array arr = sv.get_array();
-            source_raw = arr.raw_json();
+            for (auto v : arr) add(v.value());
+            auto close = f.raw.find(']', std::max(last_end, begin));
+            cell.source_end = close == std::string::npos ? f.raw.size() : close + 1;
           } else {
-            source_raw = sv.raw_json_token();  // one string
+            cell.source_is_list = false;
+            add(sv);
+            cell.source_end = last_end;
           }
         }
       }
-      if (!code || source_raw.empty()) {
+      if (!code || !have_source) {
         cell.language = CellLanguage::other;
         f.cells.push_back(std::move(cell));
         continue;
       }
-      cell.source_begin = static_cast<std::size_t>(source_raw.data() - json.data());
-      cell.source_end = cell.source_begin + source_raw.size();
-      // Re-read the source value on its own to learn where each string starts in the file.
-      padded_string sub(source_raw);
-      ondemand::parser sub_parser;
-      ondemand::document sd = sub_parser.iterate(sub);
-      auto add_string = [&](ondemand::value v) {
-        std::string_view tok = v.raw_json_token();
-        std::size_t offset = cell.source_begin + static_cast<std::size_t>(tok.data() - sub.data());
-        std::string_view s = v.get_string();
+      for (const auto& [offset, s] : pieces) {
         LineOrigin origin = raw_lines.at(offset);
         std::size_t start = 0;
         while (start < s.size()) {
           auto nl = s.find('\n', start);
-          std::size_t end = nl == std::string_view::npos ? s.size() : nl + 1;
+          std::size_t end = nl == std::string::npos ? s.size() : nl + 1;
           if (cell.text.empty() || cell.text.back() == '\n') cell.lines.push_back(origin);
           cell.text += s.substr(start, end - start);
           start = end;
         }
-      };
-      if (sd.type() == ondemand::json_type::array) {
-        cell.source_is_list = true;
-        for (auto v : sd.get_array()) add_string(v.value());
-      } else {
-        cell.source_is_list = false;
-        ondemand::value v = sd.get_value();
-        add_string(v);
       }
       mask_magics(cell.text, cell.language);
       f.cells.push_back(std::move(cell));
@@ -243,8 +248,8 @@ SourceFile load_source(std::string path, std::string raw) {
     load_jupyter(f);
     return f;
   }
-  bool databricks = f.raw.rfind("# Databricks notebook source", 0) == 0 ||
-                    f.raw.find("\n# COMMAND ----------") != std::string::npos;
+  bool databricks =
+      f.raw.rfind("# Databricks notebook source", 0) == 0 || f.raw.find("\n# COMMAND ----------") != std::string::npos;
   if (databricks) {
     f.kind = SourceKind::databricks;
     load_databricks(f);

@@ -14,9 +14,9 @@ enum class CellLanguage { python, sql, other };
 
 // Where one line of a cell's text sits in the raw file.
 struct LineOrigin {
-  std::uint32_t raw_line = 0;  // 1-based
+  std::uint32_t raw_line = 0;    // 1-based
   std::uint32_t raw_column = 0;  // 1-based column of the cell line's first character (JSON: the string's quote)
-  bool verbatim = true;  // cell text equals raw text on this line (false inside JSON strings)
+  bool verbatim = true;          // cell text equals raw text on this line (false inside JSON strings)
 };
 
 struct Cell {

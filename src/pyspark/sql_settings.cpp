@@ -36,6 +36,13 @@ struct action<g::value> {
   }
 };
 template <>
+struct action<g::set_keyword> {
+  template <typename In>
+  static void apply(const In& in, State& st) {
+    st.s.begin = static_cast<std::size_t>(in.begin() - st.base);
+  }
+};
+template <>
 struct action<g::set_statement> {
   template <typename In>
   static void apply(const In& in, State& st) {
@@ -64,11 +71,7 @@ std::vector<SqlSet> sql_set_statements(std::string_view sql) {
     State st{sql.data(), {}};
     st.s.begin = start;
     pegtl::memory_input<pegtl::tracking_mode::lazy> in(stmt.data(), stmt.size(), "");
-    if (pegtl::parse<g::set_statement, action>(in, st)) {
-      auto first = stmt.find_first_not_of(" \t\r\n");
-      st.s.begin = start + (first == std::string_view::npos ? 0 : first);
-      out.push_back(std::move(st.s));
-    }
+    if (pegtl::parse<g::set_statement, action>(in, st)) out.push_back(std::move(st.s));
     start = i + 1;
   }
   return out;

@@ -1,0 +1,51 @@
+// broadcast-disabled: spark.sql.autoBroadcastJoinThreshold set to -1.
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kBroadcastDisabled{"PL012",
+                                         "broadcast-disabled",
+                                         "Automatic broadcast joins are turned off",
+                                         Severity::warning,
+                                         FixAvailability::never,
+                                         R"md(## What it does
+Finds `spark.sql.autoBroadcastJoinThreshold` set to `-1` (or any negative number) with
+`spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or SQL `SET`.
+
+## Why is this bad?
+With the threshold at -1 Spark never broadcasts a small table on its own: every join with a lookup
+table becomes a sort-merge join that shuffles both sides. The setting is often left behind from
+debugging an out-of-memory broadcast.
+
+## Example (PySpark)
+```python
+spark.conf.set("spark.sql.autoBroadcastJoinThreshold", -1)
+```
+Use instead:
+```python
+spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "10MB")
+```
+
+## Fix safety
+Display-only: remove the setting (the default is 10 MB), or broadcast specific joins with
+`broadcast(df)` where the size is known.
+
+## Options
+None.
+)md"};
+
+void check_broadcast_disabled(SourceContext& ctx) {
+  for (const auto& s : ctx.model().settings) {
+    if (s.key != "spark.sql.autoBroadcastJoinThreshold" || !s.literal) continue;
+    if (s.value.empty() || s.value.front() != '-') continue;
+    auto& d = ctx.report(s.cell, s.pos,
+                         "automatic broadcast joins disabled (autoBroadcastJoinThreshold=" + s.value + ", " + s.via +
+                             "): every join shuffles both sides");
+    ctx.attach_fix(d, "Restore automatic broadcasts", Applicability::display_only,
+                   "Remove the setting (default 10MB), or broadcast known-small sides with broadcast(df).");
+  }
+}
+
+}  // namespace planlint::rules

@@ -1,0 +1,39 @@
+// python-syntax: a file or notebook cell that is not valid Python 3 (reported by the source frontend).
+#include "lint/rule.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kPythonSyntax{"PL016",
+                                    "python-syntax",
+                                    "A file or cell could not be parsed as Python 3",
+                                    Severity::error,
+                                    FixAvailability::never,
+                                    R"md(## What it does
+Reports a Python file or notebook cell that does not parse as Python 3 (Python 2 `print`
+statements, stray magics outside Jupyter, unbalanced brackets), and notebooks whose JSON cannot be
+read. The other cells and files are still linted; the broken cell is not.
+
+## Why is this bad?
+planlint cannot see the Spark code in a cell it cannot parse, so findings there are missed.
+
+## Example (PySpark)
+```python
+def f(:
+    pass
+```
+Use instead:
+```python
+def f():
+    pass
+```
+
+## Fix safety
+No fix.
+
+## Options
+None.
+)md"};
+
+}  // namespace planlint::rules

@@ -1,0 +1,61 @@
+// single-file-write: coalesce(1) / repartition(1) right before a write.
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kSingleFileWrite{"PL013",
+                                       "single-file-write",
+                                       "All data is funnelled through one task to write one file",
+                                       Severity::warning,
+                                       FixAvailability::sometimes,
+                                       R"md(## What it does
+Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
+place, such as `select` or `withColumn`).
+
+## Why is this bad?
+One task writes the whole output: the write runs on one core, and `coalesce(1)` also pulls the
+work before it (joins, UDFs) into that single task. Large outputs fail or take hours.
+
+## Example (PySpark)
+```python
+df.coalesce(1).write.parquet("s3://bucket/out")
+```
+Use instead:
+```python
+df.write.parquet("s3://bucket/out")
+```
+
+## Fix safety
+Unsafe (with `--unsafe-fixes`): removing `.coalesce(1)` writes many files instead of one, which a
+downstream consumer may not expect. `.repartition(1)` is left for the user to decide.
+
+## Options
+None.
+)md"};
+
+void check_single_file_write(SourceContext& ctx) {
+  for (const auto& chain : ctx.model().chains) {
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
+      const pyspark::Link& w = *pipeline[i].link;
+      if (w.is_call || (w.name != "write" && w.name != "writeTo")) continue;
+      const pyspark::Step* prev = previous_step(pipeline, i);
+      if (prev == nullptr) continue;
+      const pyspark::Link& p = *prev->link;
+      if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value != 1)
+        continue;
+      auto& d =
+          ctx.report(prev->chain->cell, p.name_pos, "`" + p.name + "(1)` before a write: one task writes all the data");
+      Fix& f = ctx.attach_fix(
+          d, "Remove `." + p.name + "(1)`", p.name == "coalesce" ? Applicability::unsafe : Applicability::display_only,
+          "Write in parallel (drop `." + p.name + "(1)`); if one file is required, merge the files after the job.");
+      if (p.name == "coalesce")
+        SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
+    }
+  }
+}
+
+}  // namespace planlint::rules

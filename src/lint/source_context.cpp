@@ -1,0 +1,96 @@
+// SourceContext reporting and small helpers for source rules.
+#include "lint/source_context.hpp"
+
+namespace planlint::lint {
+
+Diagnostic& SourceContext::report(int cell, const pyspark::Pos& pos, std::string message) {
+  Diagnostic d;
+  d.rule = rule_;
+  d.severity = rule_->severity;
+  d.location.path = model_.file->path;
+  d.location.cell = cell;
+  d.location.cell_line = pos.line;
+  d.location.cell_column = pos.column;
+  d.location.line = pos.line;
+  d.location.column = pos.column;
+  d.location.end_line = pos.end_line;
+  d.location.end_column = pos.end_column;
+  d.message = std::move(message);
+  out_.push_back(std::move(d));
+  return out_.back();
+}
+
+Fix& SourceContext::attach_fix(Diagnostic& d, std::string title, Applicability applicability, std::string suggestion) {
+  d.fix = Fix{std::move(title), applicability, {}, std::move(suggestion)};
+  return *d.fix;
+}
+
+void SourceContext::add_edit(Fix& fix, int cell, std::uint32_t start_byte, std::uint32_t end_byte,
+                             std::string replacement) {
+  Edit e;
+  e.cell = cell;
+  e.start_byte = start_byte;
+  e.end_byte = end_byte;
+  e.replacement = std::move(replacement);
+  fix.edits.push_back(std::move(e));
+}
+
+std::string_view SourceContext::cell_text(int cell) const { return model_.cell(cell).text; }
+
+bool is_row_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
+  if (e.kind != "call") return false;
+  std::string callee = e.callee;
+  auto paren = e.text.find('(');
+  std::string fn = paren == std::string::npos ? e.text : e.text.substr(0, paren);
+  return m.udf_names.count(fn) != 0 || m.udf_names.count(callee) != 0;
+}
+
+bool is_python_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
+  if (e.kind != "call") return false;
+  if (is_row_udf_call(m, e)) return true;
+  auto paren = e.text.find('(');
+  std::string fn = paren == std::string::npos ? e.text : e.text.substr(0, paren);
+  return m.pandas_udf_names.count(fn) != 0;
+}
+
+std::vector<std::string> column_args(const pyspark::Link& link) {
+  std::vector<std::string> out;
+  for (const auto& a : link.args) {
+    if (!a.keyword.empty() && a.keyword != "cols" && a.keyword != "on" && a.keyword != "subset") continue;
+    if (a.value.int_value) continue;
+    for (const auto& c : a.value.column_names) out.push_back(c);
+  }
+  return out;
+}
+
+bool keeps_partitioning(std::string_view m) {
+  return m == "filter" || m == "where" || m == "select" || m == "withColumn" || m == "withColumns" || m == "drop" ||
+         m == "cache" || m == "persist" || m == "alias" || m == "selectExpr" || m == "sortWithinPartitions" ||
+         m == "withColumnRenamed" || m == "hint";
+}
+
+const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index) {
+  for (std::size_t i = index; i-- > 0;) {
+    if (!pipeline[i].link->is_call || !keeps_partitioning(pipeline[i].link->name)) return &pipeline[i];
+  }
+  return nullptr;
+}
+
+std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn) {
+  std::string target = "pyspark.sql.functions." + std::string(fn);
+  for (const auto& [local, qualified] : m.imports)
+    if (qualified == target) return local;
+  for (const auto& [local, qualified] : m.imports)
+    if (qualified == "pyspark.sql.functions" && local.find('.') == std::string::npos)
+      return local + "." + std::string(fn);
+  if (m.star_imports.count("pyspark.sql.functions") != 0) return std::string(fn);
+  return {};
+}
+
+std::string quote_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + ("`" + n + "`");
+  return out;
+}
+
+}  // namespace planlint::lint

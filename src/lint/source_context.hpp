@@ -1,0 +1,54 @@
+// What a source rule sees: the DataFrame-chain model of one file, the options, and a way to report
+// findings and fixes in cell coordinates (the engine maps them to the file the user has).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/diagnostic.hpp"
+#include "lint/options.hpp"
+#include "lint/rule.hpp"
+#include "pyspark/model.hpp"
+
+namespace planlint::lint {
+
+class SourceContext {
+ public:
+  SourceContext(const pyspark::SourceModel& model, const LintOptions& options, std::vector<Diagnostic>& out)
+      : model_(model), options_(options), out_(out) {}
+
+  [[nodiscard]] const pyspark::SourceModel& model() const { return model_; }
+  [[nodiscard]] const LintOptions& options() const { return options_; }
+  void set_rule(const RuleInfo* rule) { rule_ = rule; }
+
+  Diagnostic& report(int cell, const pyspark::Pos& pos, std::string message);
+  Fix& attach_fix(Diagnostic& d, std::string title, Applicability applicability, std::string suggestion);
+  static void add_edit(Fix& fix, int cell, std::uint32_t start_byte, std::uint32_t end_byte, std::string replacement);
+  [[nodiscard]] std::string_view cell_text(int cell) const;
+
+ private:
+  const pyspark::SourceModel& model_;
+  const LintOptions& options_;
+  std::vector<Diagnostic>& out_;
+  const RuleInfo* rule_ = nullptr;
+};
+
+// Helpers shared by source rules.
+bool is_row_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e);
+bool is_python_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e);
+std::string quote_names(const std::vector<std::string>& names);
+
+// Column names a call's arguments name ("k", F.col("k"), ["a", "b"]), skipping numbers.
+std::vector<std::string> column_args(const pyspark::Link& link);
+
+// DataFrame methods that keep the rows where they are (same partitioning, same keys).
+bool keeps_partitioning(std::string_view method);
+
+// Walk back from pipeline[index] over partition-keeping steps; the first other step, or nullptr.
+const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index);
+
+// The name under which pyspark.sql.functions.<fn> can be called here ("F.broadcast", "broadcast"),
+// or "" when the file must import it first.
+std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn);
+
+}  // namespace planlint::lint

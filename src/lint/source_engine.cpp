@@ -1,0 +1,182 @@
+// The source lint pipeline: cells, analysis, source checks, positions mapped back to the file,
+// and `# noqa` suppressions.
+#include <algorithm>
+#include <sstream>
+
+#include "lint/engine.hpp"
+#include "lint/source_context.hpp"
+#include "pyspark/model.hpp"
+#include "pyspark/notebook.hpp"
+
+namespace planlint::lint {
+namespace {
+
+std::vector<std::string> split(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto nl = text.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view l = text.substr(start, end - start);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    out.emplace_back(l);
+    start = end + 1;
+  }
+  return out;
+}
+
+// Cell coordinates -> raw file coordinates. A line inside a JSON string maps to the string's start.
+void map_location(const pyspark::SourceFile& f, Location& loc, bool notebook) {
+  int cell_number = loc.cell == 0 ? 1 : loc.cell;
+  const pyspark::Cell* cell = nullptr;
+  for (const auto& c : f.cells)
+    if (c.number == cell_number) cell = &c;
+  if (cell == nullptr || cell->lines.empty()) return;
+  auto map_point = [&](std::uint32_t line, std::uint32_t column, std::uint32_t& raw_line, std::uint32_t& raw_col) {
+    std::size_t i = std::min<std::size_t>(line == 0 ? 0 : line - 1, cell->lines.size() - 1);
+    const auto& o = cell->lines[i];
+    raw_line = o.raw_line;
+    raw_col = o.verbatim ? o.raw_column + column - 1 : o.raw_column;
+  };
+  std::uint32_t cl = loc.line, cc = loc.column, el = loc.end_line, ec = loc.end_column;
+  map_point(cl, cc, loc.line, loc.column);
+  map_point(el, ec, loc.end_line, loc.end_column);
+  if (loc.end_line < loc.line || (loc.end_line == loc.line && loc.end_column <= loc.column)) {
+    loc.end_line = loc.line;
+    loc.end_column = loc.column + 1;
+  }
+  if (notebook) {
+    loc.cell = cell_number;
+    loc.cell_line = cl;
+    loc.cell_column = cc;
+  } else {
+    loc.cell = 0;
+  }
+}
+
+struct Noqa {
+  bool all = false;
+  std::vector<std::string> codes;
+  [[nodiscard]] bool covers(const RuleInfo& r) const {
+    if (all) return true;
+    return std::any_of(codes.begin(), codes.end(), [&](const std::string& c) { return c == r.id || c == r.name; });
+  }
+};
+
+// "# noqa", "# noqa: PL001, redundant-shuffle"; with `file_level`, "# planlint: noqa[: ...]".
+std::optional<Noqa> parse_noqa(std::string_view comment, bool file_level) {
+  std::string lower(comment);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string marker = file_level ? "planlint: noqa" : "noqa";
+  auto pos = lower.find(marker);
+  if (pos == std::string::npos) return std::nullopt;
+  if (!file_level && lower.find("planlint: noqa") != std::string::npos) return std::nullopt;
+  Noqa n;
+  std::string_view rest = comment.substr(pos + marker.size());
+  if (rest.empty() || rest.front() != ':') {
+    n.all = true;
+    return n;
+  }
+  rest.remove_prefix(1);
+  std::string item;
+  for (char c : std::string(rest) + ",") {
+    if (c == ',' || c == ' ' || c == '\t') {
+      if (!item.empty()) n.codes.push_back(item);
+      item.clear();
+      if (c == ' ' && !n.codes.empty()) continue;
+    } else if (c == '#') {
+      break;
+    } else {
+      item += c;
+    }
+  }
+  if (n.codes.empty()) n.all = true;
+  return n;
+}
+
+}  // namespace
+
+bool is_source_path(std::string_view path) { return pyspark::is_source_path(path); }
+
+FileResult lint_source_text(std::string path, std::string text, const LintOptions& options) {
+  FileResult result;
+  result.path = path;
+  pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
+  bool notebook = file.kind != pyspark::SourceKind::python;
+  const RuleInfo& syntax = python_syntax_rule();
+  for (const auto& e : file.errors) {
+    if (!options.enabled(syntax)) break;
+    Diagnostic d;
+    d.rule = &syntax;
+    d.severity = Severity::error;
+    d.location = Location{file.path, e.line, e.column, e.line, e.column + 1};
+    d.message = e.message;
+    result.diagnostics.push_back(std::move(d));
+  }
+  pyspark::SourceModel model = pyspark::analyze_source(file);
+  std::vector<Diagnostic> found;
+  SourceContext ctx(model, options, found);
+  if (options.enabled(syntax)) {
+    ctx.set_rule(&syntax);
+    for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.pos, e.message);
+  }
+  for (const auto& rule : all_rules()) {
+    if (rule.source_check == nullptr || !options.enabled(*rule.info)) continue;
+    ctx.set_rule(rule.info);
+    rule.source_check(ctx);
+  }
+  // Suppressions: "# noqa[: codes]" on the finding's line, "# planlint: noqa[: codes]" for the file.
+  std::map<std::pair<int, std::uint32_t>, Noqa> line_noqa;
+  std::vector<Noqa> file_noqa;
+  for (const auto& c : model.comments) {
+    if (auto f = parse_noqa(c.text, true))
+      file_noqa.push_back(*f);
+    else if (auto n = parse_noqa(c.text, false))
+      line_noqa[{c.cell, c.pos.line}] = *n;
+  }
+  for (auto& d : found) {
+    int cell = d.location.cell == 0 ? 1 : d.location.cell;
+    bool suppressed =
+        d.rule != &syntax &&
+        (std::any_of(file_noqa.begin(), file_noqa.end(), [&](const Noqa& n) { return n.covers(*d.rule); }) ||
+         (line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule)));
+    if (suppressed) continue;
+    if (d.fix)
+      for (auto& e : d.fix->edits) {
+        e.range.path = file.path;
+        auto text = model.cell(e.cell).text;
+        auto to_point = [&](std::uint32_t off, std::uint32_t& line, std::uint32_t& col) {
+          line = 1;
+          std::size_t ls = 0;
+          for (std::size_t i = 0; i < off && i < text.size(); ++i)
+            if (text[i] == '\n') {
+              line++;
+              ls = i + 1;
+            }
+          col = static_cast<std::uint32_t>(off - ls + 1);
+        };
+        to_point(e.start_byte, e.range.line, e.range.column);
+        to_point(e.end_byte, e.range.end_line, e.range.end_column);
+        e.range.cell = notebook ? e.cell : 0;
+        map_location(file, e.range, notebook);
+      }
+    for (auto& r : d.related) map_location(file, r.location, notebook);
+    map_location(file, d.location, notebook);
+    result.diagnostics.push_back(std::move(d));
+  }
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
+           std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
+  });
+  result.lines = split(file.raw);
+  if (notebook) {
+    int max_cell = 0;
+    for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);
+    result.cell_lines.resize(static_cast<std::size_t>(max_cell));
+    for (const auto& c : file.cells) result.cell_lines[static_cast<std::size_t>(c.number - 1)] = split(c.text);
+  }
+  assign_fingerprints(result);
+  return result;
+}
+
+}  // namespace planlint::lint

@@ -1,0 +1,183 @@
+// Runs every fixture under fixtures/source: `# expect: rule[, rule]` (or `-- expect:` in SQL cells)
+// names the findings of the next line in the same cell; anything unexpected fails the test.
+#include <catch2/catch.hpp>
+#include <set>
+#include <sstream>
+
+#include "lint/engine.hpp"
+#include "lint/rule.hpp"
+#include "pyspark/notebook.hpp"
+#include "test_util.hpp"
+
+using namespace planlint::lint;
+
+namespace {
+
+using Key = std::tuple<int, std::uint32_t, std::string>;  // cell (0: plain file), line, rule
+
+std::multiset<Key> expectations(const std::string& path, const std::string& raw) {
+  auto file = planlint::pyspark::load_source(path, raw);
+  bool notebook = file.kind != planlint::pyspark::SourceKind::python;
+  std::multiset<Key> out;
+  for (const auto& cell : file.cells) {
+    std::istringstream in(cell.text);
+    std::string line;
+    std::uint32_t n = 0;
+    std::vector<std::string> pending;
+    while (std::getline(in, line)) {
+      ++n;
+      auto first = line.find_first_not_of(" \t");
+      std::string_view t = first == std::string::npos ? std::string_view{} : std::string_view(line).substr(first);
+      if (t.rfind("# expect:", 0) == 0 || t.rfind("-- expect:", 0) == 0) {
+        std::string list(t.substr(t.find(':') + 1));
+        std::stringstream ss(list);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+          item.erase(0, item.find_first_not_of(' '));
+          item.erase(item.find_last_not_of(' ') + 1);
+          if (!item.empty()) pending.push_back(item);
+        }
+        continue;
+      }
+      if (t.empty()) continue;
+      for (const auto& p : pending) out.insert({notebook ? cell.number : 0, n, p});
+      pending.clear();
+    }
+  }
+  return out;
+}
+
+std::vector<std::filesystem::path> source_fixtures() {
+  auto dir = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source";
+  auto files = planlint::test::files_under(dir, ".py");
+  auto nbs = planlint::test::files_under(dir, ".ipynb");
+  files.insert(files.end(), nbs.begin(), nbs.end());
+  return files;
+}
+
+LintOptions every_rule() {
+  LintOptions o;
+  o.select = {"ALL"};
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("source fixtures produce exactly the annotated findings", "[source]") {
+  auto files = source_fixtures();
+  REQUIRE(files.size() >= 30);
+  for (const auto& path : files) {
+    INFO(path.string());
+    std::string raw = planlint::test::read_file(path);
+    auto expected = expectations(path.string(), raw);
+    FileResult r = lint_source_text(path.string(), raw, every_rule());
+    std::multiset<Key> got;
+    for (const auto& d : r.diagnostics) {
+      bool in_cell = d.location.cell > 0;
+      got.insert({d.location.cell, in_cell ? d.location.cell_line : d.location.line, std::string(d.rule->name)});
+    }
+    if (path.filename().string() == "bad_truncated.ipynb") {
+      REQUIRE(r.diagnostics.size() == 1);
+      CHECK(r.diagnostics[0].rule->name == "python-syntax");
+      continue;
+    }
+    for (const auto& e : expected) {
+      auto it = got.find(e);
+      if (it == got.end()) {
+        FAIL_CHECK("missing: cell " << std::get<0>(e) << " line " << std::get<1>(e) << " [" << std::get<2>(e) << "]");
+        continue;
+      }
+      got.erase(it);
+    }
+    for (const auto& g : got)
+      FAIL_CHECK("unexpected: cell " << std::get<0>(g) << " line " << std::get<1>(g) << " [" << std::get<2>(g) << "]");
+  }
+}
+
+TEST_CASE("every source rule has positive and negative fixtures", "[source]") {
+  auto dir = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source";
+  for (const auto& r : planlint::lint::all_rules()) {
+    if (r.source_check == nullptr && r.info != &python_syntax_rule()) continue;
+    INFO(r.info->name);
+    bool bad = false, ok = false;
+    for (const auto& p : planlint::test::files_under(dir / std::string(r.info->name), ".py")) {
+      bad = bad || p.filename().string().rfind("bad_", 0) == 0;
+      ok = ok || p.filename().string().rfind("ok_", 0) == 0;
+    }
+    CHECK(bad);
+    CHECK(ok);
+  }
+}
+
+TEST_CASE("notebook findings map to the cell and to the raw JSON line", "[source][notebook]") {
+  auto path = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source" / "notebooks" / "bad_pretty.ipynb";
+  std::string raw = planlint::test::read_file(path);
+  FileResult r = lint_source_text(path.string(), raw, every_rule());
+  const Diagnostic* d = nullptr;
+  for (const auto& x : r.diagnostics)
+    if (x.rule->name == "redundant-shuffle") d = &x;
+  REQUIRE(d != nullptr);
+  CHECK(d->location.cell == 3);
+  CHECK(d->location.cell_line == 3);
+  CHECK(d->location.cell_column == 17);
+  // The raw line is the JSON line that holds this source line.
+  std::istringstream in(raw);
+  std::string line;
+  std::uint32_t n = 0, want = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.find("counts = orders.repartition") != std::string::npos) want = n;
+  }
+  CHECK(d->location.line == want);
+}
+
+TEST_CASE("Databricks cells and MAGIC lines map to file lines", "[source][notebook]") {
+  auto path = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source" / "notebooks" / "bad_databricks.py";
+  std::string raw = planlint::test::read_file(path);
+  FileResult r = lint_source_text(path.string(), raw, every_rule());
+  bool found = false;
+  for (const auto& d : r.diagnostics) {
+    if (d.rule->name != "hardcoded-shuffle-partitions") continue;
+    found = true;
+    CHECK(d.location.cell == 3);
+    CHECK(d.location.line == 17);   // "# MAGIC SET spark.sql.shuffle.partitions = 4000"
+    CHECK(d.location.column == 9);  // after the "# MAGIC " prefix
+  }
+  CHECK(found);
+}
+
+TEST_CASE("noqa suppresses by id, by name, bare, and file-wide", "[source]") {
+  std::string src =
+      "rows = spark.table('t').collect()  # noqa: PL011\n"
+      "rows = spark.table('t').collect()  # noqa: collect-large\n"
+      "rows = spark.table('t').collect()  # noqa\n"
+      "rows = spark.table('t').collect()  # noqa: cartesian-join\n";
+  auto r = lint_source_text("a.py", src, LintOptions{});
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].location.line == 4);
+  auto file_wide = lint_source_text("b.py", "# planlint: noqa: collect-large\n" + src, LintOptions{});
+  CHECK(file_wide.diagnostics.empty());
+}
+
+TEST_CASE("each source rule's documented example fires and its fix does not", "[source][docs]") {
+  for (const auto& r : planlint::lint::all_rules()) {
+    if (r.source_check == nullptr) continue;
+    INFO(r.info->name);
+    std::vector<std::string> blocks;
+    std::string_view doc = r.info->doc;
+    for (std::size_t pos = 0; (pos = doc.find("```python\n", pos)) != std::string_view::npos;) {
+      pos += 10;
+      auto end = doc.find("```", pos);
+      blocks.emplace_back(doc.substr(pos, end - pos));
+      pos = end + 3;
+    }
+    REQUIRE(blocks.size() == 2);
+    auto fired = [&](const std::string& text) {
+      for (const auto& d : lint_source_text("example.py", text, every_rule()).diagnostics)
+        if (d.rule == r.info) return true;
+      return false;
+    };
+    CHECK(fired(blocks[0]));
+    CHECK(!fired(blocks[1]));
+  }
+}
