@@ -200,8 +200,14 @@ void check_missing_broadcast_source(SourceContext& ctx) {
       if (needs_import) {
         // At the top of the file (first cell), after a leading docstring/comment block is fine too:
         // Python accepts an import anywhere before use, and the first line is always before it.
-        const auto& first = m.file->cells.front();
-        SourceContext::add_edit(f, first.number, 0, 0, "from pyspark.sql.functions import broadcast\n");
+        const pyspark::Cell* first = &m.file->cells.front();
+        for (const auto& c : m.file->cells)
+          if (c.language == pyspark::CellLanguage::python) {
+            first = &c;
+            break;
+          }
+        auto at = import_insertion_point(first->text);
+        SourceContext::add_edit(f, first->number, at, at, "from pyspark.sql.functions import broadcast\n");
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "lint/fixer.hpp"
 #include "lint/rule.hpp"
 #include "plan/dump.hpp"
 #include "plan/plan.hpp"
@@ -69,6 +70,40 @@ std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, cons
       results.push_back(lint::lint_source_text(in.path, std::move(text), options));
     else
       results.push_back(lint::lint_plan_text(in.path, text, options));
+  }
+  return results;
+}
+
+std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, const lint::LintOptions& options,
+                                         FixRun& run) {
+  std::vector<lint::FileResult> results;
+  lint::FixOptions fo;
+  fo.unsafe = run.unsafe;
+  for (const auto& in : inputs) {
+    std::string text, error;
+    if (!read_all(in, text, error)) {
+      lint::FileResult r;
+      r.path = in.path;
+      r.io_error = error;
+      results.push_back(std::move(r));
+      continue;
+    }
+    lint::FixOutcome o = lint::fix_text(in.path, text, options, fo);
+    for (const auto& d : o.dropped) std::cerr << "planlint: warning: " << in.path << ":" << d << "\n";
+    if (o.fixed != o.original) {
+      run.applied += o.applied;
+      ++run.files_changed;
+      if (run.diff_only) {
+        run.diff += lint::unified_diff(in.path, o.original, o.fixed);
+      } else if (in.from_stdin) {
+        run.stdin_output += o.fixed;
+      } else if (auto err = lint::write_file_atomically(in.path, o.fixed); !err.empty()) {
+        o.remaining.io_error = err;
+      }
+    } else if (in.from_stdin && !run.diff_only) {
+      run.stdin_output += o.fixed;
+    }
+    results.push_back(std::move(o.remaining));
   }
   return results;
 }

@@ -29,6 +29,9 @@ constexpr const char* kFooter = R"(Examples:
   planlint --select redundant-shuffle,missing-broadcast plan.txt
   planlint rules                        list every rule;  planlint rule NAME  prints its documentation
 
+Fixes: --fix applies safe fixes, --unsafe-fixes adds the unsafe ones, --diff shows them without writing.
+Suppress a finding with `# noqa: RULE` at the end of its line, or `# planlint: noqa: RULE` for a file.
+
 Exit status: 0 no findings, 1 findings, 2 usage or I/O error.)";
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {
@@ -64,6 +67,7 @@ int main(int argc, char** argv) {
   std::string color = "auto";
   std::string threshold;
   bool exit_zero = false, quiet = false, statistics = false;
+  bool fix = false, unsafe_fixes = false, diff = false;
   app.add_option("PATH", paths, "Plan files or directories to lint ('-' reads stdin)");
   app.add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
@@ -84,6 +88,9 @@ int main(int argc, char** argv) {
   app.add_option("--color", color, "Colour in text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  app.add_flag("--fix", fix, "Apply safe fixes to the files in place (atomically; re-linted until nothing changes)");
+  app.add_flag("--unsafe-fixes", unsafe_fixes, "With --fix or --diff, also apply fixes marked unsafe");
+  app.add_flag("--diff", diff, "Print a unified diff of what --fix would change and write nothing (exit 1 if any)");
   app.add_flag("--exit-zero", exit_zero, "Exit 0 even when there are findings");
   app.add_flag("-q,--quiet", quiet, "Print findings only, no summary line");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule instead of the findings");
@@ -168,7 +175,11 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::vector<lint::FileResult> results = cli::lint_inputs(inputs, options);
+  cli::FixRun fix_run;
+  fix_run.unsafe = unsafe_fixes;
+  fix_run.diff_only = diff;
+  std::vector<lint::FileResult> results =
+      fix || diff ? cli::fix_inputs(inputs, options, fix_run) : cli::lint_inputs(inputs, options);
   std::size_t findings = 0;
   for (const auto& r : results) {
     findings += r.diagnostics.size();
@@ -176,6 +187,18 @@ int main(int argc, char** argv) {
       io_error = true;
       std::cerr << "planlint: error: " << r.path << ": " << r.io_error << "\n";
     }
+  }
+
+  if (diff) {
+    if (!cli::write_output(output, fix_run.diff)) return 2;
+    if (io_error) return 2;
+    return fix_run.files_changed > 0 && !exit_zero ? 1 : 0;
+  }
+  if (fix && !fix_run.stdin_output.empty()) {
+    // Fixed stdin goes to stdout (as an editor integration expects); findings go to stderr.
+    std::cout << fix_run.stdin_output << std::flush;
+    std::cerr << lint::render_text(results, lint::ReportOptions{false, PLANLINT_VERSION});
+    return findings > 0 && !exit_zero ? 1 : 0;
   }
 
   lint::ReportOptions ro;
@@ -194,6 +217,10 @@ int main(int argc, char** argv) {
   } else {
     report = lint::render_text(results, ro);
     if (!quiet) {
+      if (fix && fix_run.applied > 0)
+        report += "Fixed " + std::to_string(fix_run.applied) + (fix_run.applied == 1 ? " finding" : " findings") +
+                  " in " + std::to_string(fix_run.files_changed) + (fix_run.files_changed == 1 ? " file" : " files") +
+                  ".\n";
       if (findings == 0)
         report += "All checks passed.\n";
       else

@@ -1,6 +1,8 @@
 // SourceContext reporting and small helpers for source rules.
 #include "lint/source_context.hpp"
 
+#include <algorithm>
+
 namespace planlint::lint {
 
 Diagnostic& SourceContext::report(int cell, const pyspark::Pos& pos, std::string message) {
@@ -85,6 +87,41 @@ std::string functions_spelling(const pyspark::SourceModel& m, std::string_view f
       return local + "." + std::string(fn);
   if (m.star_imports.count("pyspark.sql.functions") != 0) return std::string(fn);
   return {};
+}
+
+std::uint32_t import_insertion_point(std::string_view text) {
+  std::size_t pos = 0;
+  auto next_line = [&](std::size_t from) {
+    auto nl = text.find('\n', from);
+    return nl == std::string_view::npos ? text.size() : nl + 1;
+  };
+  while (pos < text.size()) {
+    std::size_t first = text.find_first_not_of(" \t\r", pos);
+    if (first == std::string_view::npos) break;
+    char c = text[first];
+    if (c == '\n' || c == '#') {
+      pos = next_line(first);
+      continue;
+    }
+    std::string_view rest = text.substr(first);
+    if (rest.rfind("from __future__", 0) == 0) {
+      pos = next_line(first);
+      continue;
+    }
+    std::size_t q = rest.find_first_of("\"'");
+    bool docstring = q != std::string_view::npos && q <= 2 &&
+                     rest.substr(0, q).find_first_not_of("rRuUbB") == std::string_view::npos && rest.size() >= q + 3 &&
+                     rest[q + 1] == rest[q] && rest[q + 2] == rest[q];
+    if (docstring) {
+      std::string quote(3, rest[q]);
+      auto close = text.find(quote, first + q + 3);
+      if (close == std::string_view::npos) break;
+      pos = next_line(close + 3);
+      continue;
+    }
+    break;
+  }
+  return static_cast<std::uint32_t>(std::min(pos, text.size()));
 }
 
 std::string quote_names(const std::vector<std::string>& names) {

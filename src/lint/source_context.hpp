@@ -51,4 +51,8 @@ const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, s
 // or "" when the file must import it first.
 std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn);
 
+// Where a new import line goes in a file's first cell: after a shebang, encoding and other leading
+// comments, the module docstring and `from __future__` imports.
+std::uint32_t import_insertion_point(std::string_view text);
+
 }  // namespace planlint::lint

@@ -134,6 +134,17 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     else if (auto n = parse_noqa(c.text, false))
       line_noqa[{c.cell, c.pos.line}] = *n;
   }
+  // Byte offset -> line lookups, computed once per cell.
+  std::map<int, std::vector<std::uint32_t>> starts_by_cell;
+  auto line_starts = [&](int cell) -> const std::vector<std::uint32_t>& {
+    auto it = starts_by_cell.find(cell);
+    if (it != starts_by_cell.end()) return it->second;
+    std::vector<std::uint32_t> starts{0};
+    const std::string& t = model.cell(cell).text;
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (t[i] == '\n') starts.push_back(static_cast<std::uint32_t>(i + 1));
+    return starts_by_cell.emplace(cell, std::move(starts)).first->second;
+  };
   for (auto& d : found) {
     int cell = d.location.cell == 0 ? 1 : d.location.cell;
     bool suppressed =
@@ -141,19 +152,23 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
         (std::any_of(file_noqa.begin(), file_noqa.end(), [&](const Noqa& n) { return n.covers(*d.rule); }) ||
          (line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule)));
     if (suppressed) continue;
+    // Only Python cells can be rewritten; a fix elsewhere (a %sql cell) is shown, not applied.
+    if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const Edit& e) {
+          const auto& c = model.cell(e.cell);
+          return c.language != pyspark::CellLanguage::python ||
+                 (!c.verbatim && file.kind != pyspark::SourceKind::jupyter);
+        })) {
+      d.fix->edits.clear();
+      d.fix->applicability = Applicability::display_only;
+    }
     if (d.fix)
       for (auto& e : d.fix->edits) {
         e.range.path = file.path;
-        auto text = model.cell(e.cell).text;
+        const auto& starts = line_starts(e.cell);
         auto to_point = [&](std::uint32_t off, std::uint32_t& line, std::uint32_t& col) {
-          line = 1;
-          std::size_t ls = 0;
-          for (std::size_t i = 0; i < off && i < text.size(); ++i)
-            if (text[i] == '\n') {
-              line++;
-              ls = i + 1;
-            }
-          col = static_cast<std::uint32_t>(off - ls + 1);
+          auto it = std::upper_bound(starts.begin(), starts.end(), off);
+          line = static_cast<std::uint32_t>(it - starts.begin());
+          col = off - starts[line - 1] + 1;
         };
         to_point(e.start_byte, e.range.line, e.range.column);
         to_point(e.end_byte, e.range.end_line, e.range.end_column);

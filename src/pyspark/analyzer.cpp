@@ -45,8 +45,23 @@ std::string_view node_type(TSNode n) { return ts_node_type(n); }
 
 bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), t) == 0; }
 
+extern "C" const TSLanguage* tree_sitter_python();
+
+// Field ids looked up once: ts_node_child_by_field_name would look the name up on every call.
+TSFieldId field_id(const char* name) {
+  static std::map<std::string, TSFieldId, std::less<>> ids;
+  auto it = ids.find(std::string_view(name));
+  if (it != ids.end()) return it->second;
+  TSFieldId id =
+      ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<std::uint32_t>(std::strlen(name)));
+  ids.emplace(name, id);
+  return id;
+}
+
 TSNode field(TSNode n, const char* name) {
-  return ts_node_child_by_field_name(n, name, static_cast<std::uint32_t>(std::strlen(name)));
+  // One slot per call site would be faster still; a map lookup is already far cheaper than the
+  // runtime's linear search over the language's field names.
+  return ts_node_child_by_field_id(n, field_id(name));
 }
 
 class Analyzer {
@@ -127,6 +142,27 @@ class Analyzer {
   Pos pos_of(TSNode n) const {
     TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
     return Pos{s.row + 1, s.column + 1, e.row + 1, e.column + 1, ts_node_start_byte(n), ts_node_end_byte(n)};
+  }
+
+  // What removing `.name(args)` from a chain removes: from the end of the object, or, when the '.'
+  // starts its own line, that whole line (indentation and line break included) so that comments
+  // between the links stay.
+  Pos removal_range(TSNode obj, TSNode call) const {
+    Pos p = pos_of(call);
+    std::size_t start = ts_node_end_byte(obj);
+    std::size_t dot = src_.find('.', start);
+    if (dot != std::string_view::npos && dot < p.end_byte) {
+      std::size_t line_start = src_.rfind('\n', dot);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      bool own_line = line_start > start && src_.find_first_not_of(" \t", line_start) == dot;
+      std::size_t after = src_.find_first_not_of(" \t\r", p.end_byte);
+      if (own_line && (after == std::string_view::npos || src_[after] == '\n')) {
+        start = line_start;
+        p.end_byte = static_cast<std::uint32_t>(after == std::string_view::npos ? src_.size() : after + 1);
+      }
+    }
+    p.start_byte = static_cast<std::uint32_t>(start);
+    return p;
   }
 
   Pos pos_of_bytes(std::size_t b, std::size_t e) const {
@@ -309,11 +345,7 @@ class Analyzer {
           l.is_call = true;
           l.name_pos = pos_of(field(fn, "attribute"));
           TSNode obj = field(fn, "object");
-          l.link_pos = pos_of(cur);
-          l.link_pos.start_byte = ts_node_end_byte(obj);
-          TSPoint oe = ts_node_end_point(obj);
-          l.link_pos.line = oe.row + 1;
-          l.link_pos.column = oe.column + 1;
+          l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
           for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
             TSNode a = ts_node_named_child(args, i);

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace planlint::pyspark {
 namespace {
@@ -100,12 +101,18 @@ void load_databricks(SourceFile& f) {
       cell.text = std::move(text);
     }
     cell.number = number++;
+    if (!(any && all_magic)) {
+      cell.verbatim = true;
+      cell.original = cell.text;
+    }
     f.cells.push_back(std::move(cell));
     cell = Cell{};
   };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < lines.size(); offset += lines[i].size(), ++i) {
     std::string_view l = strip_eol(lines[i]);
     if (i == 0 && l.rfind("# Databricks notebook source", 0) == 0) continue;
+    if (cell.lines.empty()) cell.raw_begin = offset;
     if (l.rfind("# COMMAND ----------", 0) == 0) {
       flush();
       continue;
@@ -226,6 +233,7 @@ bool load_jupyter(SourceFile& f) {
           start = end;
         }
       }
+      cell.original = cell.text;
       mask_magics(cell.text, cell.language);
       f.cells.push_back(std::move(cell));
     }
@@ -235,7 +243,101 @@ bool load_jupyter(SourceFile& f) {
   return true;
 }
 
+// JSON string literal for a notebook source line, as Jupyter writes it (UTF-8 kept, not \u-escaped).
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// A cell's "source" value in the layout the notebook already uses for it.
+std::string serialize_source(const std::string& raw, const Cell& cell, const std::string& text) {
+  if (!cell.source_is_list) return json_string(text);
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto nl = text.find('\n', start);
+    std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    lines.push_back(text.substr(start, end - start));
+    start = end;
+  }
+  std::string_view old(raw.data() + cell.source_begin, cell.source_end - cell.source_begin);
+  auto first_nl = old.find('\n');
+  if (first_nl == std::string_view::npos || lines.empty()) {  // one-line list: ["a", "b"]
+    std::string out = "[";
+    for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + json_string(lines[i]);
+    return out + "]";
+  }
+  // Pretty-printed: keep the element indentation and the closing bracket's.
+  std::size_t ind_end = old.find_first_not_of(" \t", first_nl + 1);
+  std::string item_indent(old.substr(first_nl + 1, ind_end - first_nl - 1));
+  auto last_nl = old.rfind('\n');
+  std::string close_indent(old.substr(last_nl + 1, old.size() - 1 - (last_nl + 1)));
+  std::string eol = first_nl > 0 && old[first_nl - 1] == '\r' ? "\r\n" : "\n";
+  std::string out = "[" + eol;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out += item_indent + json_string(lines[i]) + (i + 1 < lines.size() ? "," : "") + eol;
+  return out + close_indent + "]";
+}
+
 }  // namespace
+
+std::optional<std::string> rebuild_source(const SourceFile& file, const std::map<int, std::string>& new_texts) {
+  struct Splice {
+    std::size_t begin, end;
+    std::string text;
+  };
+  std::vector<Splice> splices;
+  for (const auto& [number, text] : new_texts) {
+    const Cell* cell = nullptr;
+    for (const auto& c : file.cells)
+      if (c.number == number) cell = &c;
+    if (cell == nullptr) return std::nullopt;
+    if (file.kind == SourceKind::jupyter) {
+      if (cell->source_end <= cell->source_begin) return std::nullopt;
+      splices.push_back({cell->source_begin, cell->source_end, serialize_source(file.raw, *cell, text)});
+    } else {
+      if (!cell->verbatim) return std::nullopt;
+      splices.push_back({cell->raw_begin, cell->raw_begin + cell->original.size(), text});
+    }
+  }
+  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.begin > b.begin; });
+  std::string out = file.raw;
+  for (const auto& s : splices) out.replace(s.begin, s.end - s.begin, s.text);
+  return out;
+}
 
 bool is_source_path(std::string_view path) { return ends_with(path, ".py") || ends_with(path, ".ipynb"); }
 
@@ -256,12 +358,17 @@ SourceFile load_source(std::string path, std::string raw) {
     return f;
   }
   Cell cell;
-  cell.text = f.raw;
+  if (f.raw.rfind("\xEF\xBB\xBF", 0) == 0) f.bom = 3;
+  cell.text = f.raw.substr(f.bom);
+  cell.original = cell.text;
+  cell.verbatim = true;
+  cell.raw_begin = f.bom;
   std::uint32_t n = 0;
-  for (auto l : split_lines_keep(f.raw)) {
+  for (auto l : split_lines_keep(cell.text)) {
     (void)l;
     cell.lines.push_back({++n, 1, true});
   }
+  if (!cell.lines.empty() && f.bom != 0) cell.lines.front().raw_column = 1 + static_cast<std::uint32_t>(f.bom);
   f.cells.push_back(std::move(cell));
   return f;
 }

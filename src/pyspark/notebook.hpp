@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +24,10 @@ struct LineOrigin {
 struct Cell {
   int number = 1;  // counted from 1 over all cells of the notebook, as ruff does
   CellLanguage language = CellLanguage::python;
-  std::string text;  // Python source with magics masked (same length), or the SQL text
+  std::string text;           // Python source with magics masked (same length), or the SQL text
+  std::string original;       // the cell's source before masking (same length as text)
+  bool verbatim = false;      // text is a byte range of the raw file (.py, Databricks Python cells)
+  std::size_t raw_begin = 0;  // verbatim: where the text starts in the raw file
   std::vector<LineOrigin> lines;
   // Jupyter: the raw JSON of the cell's "source" value, for rewriting only this cell.
   std::size_t source_begin = 0, source_end = 0;
@@ -40,7 +45,13 @@ struct SourceFile {
   std::string raw;
   std::vector<Cell> cells;
   std::vector<LoadError> errors;  // the file could not be read as its kind
+  std::size_t bom = 0;            // bytes of a UTF-8 byte-order mark before a plain .py file's text
 };
+
+// The raw file with each cell's source replaced by new_texts[cell number] (cells not in the map keep
+// theirs). Jupyter cells are re-serialised in the notebook's own layout; everything else stays
+// byte-identical. nullopt when an edited cell cannot be written back (e.g. a Databricks MAGIC cell).
+std::optional<std::string> rebuild_source(const SourceFile& file, const std::map<int, std::string>& new_texts);
 
 // Decides the kind from the extension and content (Databricks header or separators).
 SourceFile load_source(std::string path, std::string raw);

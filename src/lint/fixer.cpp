@@ -1,0 +1,308 @@
+// Fix application: choose non-overlapping edits, apply them per cell, check the syntax, repeat.
+#include "lint/fixer.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "pyspark/notebook.hpp"
+
+namespace planlint::lint {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool allowed(const Fix& f, const FixOptions& o) {
+  if (f.edits.empty()) return false;
+  return f.applicability == Applicability::safe || (o.unsafe && f.applicability == Applicability::unsafe);
+}
+
+std::size_t syntax_errors(const FileResult& r) {
+  return static_cast<std::size_t>(std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
+                                                [](const Diagnostic& d) { return d.rule == &python_syntax_rule(); }));
+}
+
+// Apply the fixes' edits to the cells of `text`; nullopt when they cannot be applied cleanly.
+std::optional<std::string> apply(const std::string& path, const std::string& text,
+                                 const std::vector<const Fix*>& fixes) {
+  pyspark::SourceFile file = pyspark::load_source(path, text);
+  std::map<int, std::vector<const Edit*>> by_cell;
+  for (const Fix* f : fixes)
+    for (const auto& e : f->edits) by_cell[e.cell].push_back(&e);
+  std::map<int, std::string> new_texts;
+  for (auto& [cell_number, edits] : by_cell) {
+    const pyspark::Cell* cell = nullptr;
+    for (const auto& c : file.cells)
+      if (c.number == cell_number) cell = &c;
+    if (cell == nullptr || cell->language != pyspark::CellLanguage::python) return std::nullopt;
+    std::string t = cell->original;
+    // Later edits first so earlier offsets stay valid; insertions at one point keep their order.
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const Edit* a, const Edit* b) { return a->start_byte > b->start_byte; });
+    for (const Edit* e : edits) {
+      if (e->end_byte > t.size() || e->start_byte > e->end_byte) return std::nullopt;
+      t.replace(e->start_byte, e->end_byte - e->start_byte, e->replacement);
+    }
+    new_texts[cell_number] = std::move(t);
+  }
+  return pyspark::rebuild_source(file, new_texts);
+}
+
+// Edits of different fixes must not overlap (same cell, intersecting ranges or the same insertion
+// point). Occupied ranges per cell, looked up in O(log n).
+class Occupied {
+ public:
+  bool clashes(const Fix& f) const {
+    for (const auto& e : f.edits) {
+      auto it = ranges_.find(e.cell);
+      if (it == ranges_.end()) continue;
+      const auto& m = it->second;
+      auto next = m.lower_bound(e.start_byte);
+      if (next != m.end() && (next->first < e.end_byte || next->first == e.start_byte)) return true;
+      if (next != m.begin() && std::prev(next)->second > e.start_byte) return true;
+    }
+    return false;
+  }
+  void add(const Fix& f) {
+    for (const auto& e : f.edits) ranges_[e.cell][e.start_byte] = std::max(e.end_byte, e.start_byte);
+  }
+
+ private:
+  std::map<int, std::map<std::uint32_t, std::uint32_t>> ranges_;
+};
+
+std::string eol_of(const std::string& text) { return text.find("\r\n") != std::string::npos ? "\r\n" : "\n"; }
+
+}  // namespace
+
+FixOutcome fix_text(const std::string& path, const std::string& text, const LintOptions& options,
+                    const FixOptions& fix_options) {
+  FixOutcome out;
+  out.original = text;
+  std::string current = text;
+  std::set<std::string> refused;  // fingerprints of fixes dropped for breaking the syntax
+  if (!is_source_path(path)) {
+    out.fixed = text;
+    out.remaining = lint_plan_text(path, text, options);
+    return out;
+  }
+  std::string eol = eol_of(text);
+  FileResult r = lint_source_text(path, current, options);
+  for (int round = 0; round < fix_options.max_rounds; ++round) {
+    std::size_t base_errors = syntax_errors(r);
+    std::vector<const Fix*> chosen;
+    std::vector<const Diagnostic*> owners;
+    std::vector<Fix> adjusted;
+    adjusted.reserve(r.diagnostics.size());
+    for (const auto& d : r.diagnostics) {
+      if (!d.fix || !allowed(*d.fix, fix_options) || refused.count(d.fingerprint) != 0) continue;
+      Fix f = *d.fix;
+      if (eol == "\r\n")  // keep the file's line endings in inserted text
+        for (auto& e : f.edits) {
+          std::string rep;
+          for (char c : e.replacement) rep += c == '\n' ? std::string("\r\n") : std::string(1, c);
+          e.replacement = rep;
+        }
+      adjusted.push_back(std::move(f));
+      owners.push_back(&d);
+    }
+    Occupied occupied;
+    for (const auto& f : adjusted) {
+      if (occupied.clashes(f)) continue;
+      occupied.add(f);
+      chosen.push_back(&f);
+    }
+    if (chosen.empty()) break;
+    auto next = apply(path, current, chosen);
+    std::optional<FileResult> next_result;
+    if (next) next_result = lint_source_text(path, *next, options);
+    if (!next || syntax_errors(*next_result) > base_errors) {
+      // Find the culprits one by one; keep the rest for this round.
+      std::vector<const Fix*> good;
+      for (std::size_t i = 0; i < adjusted.size(); ++i) {
+        const Fix* f = &adjusted[i];
+        if (std::find(chosen.begin(), chosen.end(), f) == chosen.end()) continue;
+        auto one = apply(path, current, {f});
+        if (one && syntax_errors(lint_source_text(path, *one, options)) <= base_errors) {
+          good.push_back(f);
+        } else {
+          refused.insert(owners[i]->fingerprint);
+          out.dropped.push_back(
+              fmt::format("{}:{}: {}: fix \"{}\" would leave the file with a syntax error; not applied",
+                          owners[i]->location.line, owners[i]->location.column, owners[i]->rule->name, f->title));
+        }
+      }
+      chosen = good;
+      next = chosen.empty() ? std::optional<std::string>(current) : apply(path, current, chosen);
+      if (!next) next = current;
+      next_result = lint_source_text(path, *next, options);
+    }
+    if (*next == current) break;
+    out.applied += static_cast<int>(chosen.size());
+    current = std::move(*next);
+    r = std::move(*next_result);
+  }
+  out.fixed = current;
+  out.remaining = std::move(r);
+  return out;
+}
+
+std::string write_file_atomically(const std::string& path, const std::string& content) {
+  fs::path target(path);
+  std::error_code ec;
+  auto perms = fs::status(target, ec).permissions();
+  fs::path tmp = target;
+  tmp += fmt::format(".planlint-{}.tmp", static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.flush();
+    if (!out) {
+      std::string why = std::strerror(errno);
+      fs::remove(tmp, ec);
+      return "cannot write " + tmp.string() + ": " + why;
+    }
+  }
+  if (perms != fs::perms::unknown) fs::permissions(tmp, perms, ec);
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignore;
+    fs::remove(tmp, ignore);
+    return "cannot replace " + path + ": " + ec.message();
+  }
+  return {};
+}
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < s.size()) {
+    auto nl = s.find('\n', start);
+    std::size_t end = nl == std::string::npos ? s.size() : nl + 1;
+    out.push_back(s.substr(start, end - start));
+    start = end;
+  }
+  return out;
+}
+
+// Myers' O((N+M)D) diff; returns for each line of a and b whether it is kept.
+void myers(const std::vector<std::string>& a, const std::vector<std::string>& b, std::vector<bool>& keep_a,
+           std::vector<bool>& keep_b) {
+  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
+  keep_a.assign(a.size(), false);
+  keep_b.assign(b.size(), false);
+  const int max = n + m;
+  std::vector<int> v(static_cast<std::size_t>(2 * max + 2), 0);
+  std::vector<std::vector<int>> trace;
+  int d_final = -1;
+  for (int d = 0; d <= max && d <= 4000; ++d) {
+    trace.push_back(v);
+    for (int k = -d; k <= d; k += 2) {
+      auto idx = [&](int kk) { return static_cast<std::size_t>(kk + max); };
+      int x = (k == -d || (k != d && v[idx(k - 1)] < v[idx(k + 1)])) ? v[idx(k + 1)] : v[idx(k - 1)] + 1;
+      int y = x - k;
+      while (x < n && y < m && a[static_cast<std::size_t>(x)] == b[static_cast<std::size_t>(y)]) ++x, ++y;
+      v[idx(k)] = x;
+      if (x >= n && y >= m) {
+        d_final = d;
+        break;
+      }
+    }
+    if (d_final >= 0) break;
+  }
+  if (d_final < 0) return;  // too different: everything replaced
+  int x = n, y = m;
+  for (int d = d_final; d > 0; --d) {
+    const auto& vd = trace[static_cast<std::size_t>(d)];
+    auto idx = [&](int kk) { return static_cast<std::size_t>(kk + max); };
+    int k = x - y;
+    int prev_k = (k == -d || (k != d && vd[idx(k - 1)] < vd[idx(k + 1)])) ? k + 1 : k - 1;
+    int prev_x = vd[idx(prev_k)];
+    int prev_y = prev_x - prev_k;
+    while (x > prev_x && y > prev_y) {
+      keep_a[static_cast<std::size_t>(--x)] = true;
+      keep_b[static_cast<std::size_t>(--y)] = true;
+    }
+    x = prev_x;
+    y = prev_y;
+  }
+  while (x > 0 && y > 0) {
+    keep_a[static_cast<std::size_t>(--x)] = true;
+    keep_b[static_cast<std::size_t>(--y)] = true;
+  }
+}
+
+}  // namespace
+
+std::string unified_diff(const std::string& path, const std::string& before, const std::string& after) {
+  if (before == after) return {};
+  auto a = lines_of(before), b = lines_of(after);
+  std::vector<bool> ka, kb;
+  myers(a, b, ka, kb);
+  // Walk both sides, emitting ops: ' ' keep, '-' delete, '+' insert.
+  struct Op {
+    char kind;
+    std::size_t ai, bi;
+  };
+  std::vector<Op> ops;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && !ka[i]) {
+      ops.push_back({'-', i++, j});
+    } else if (j < b.size() && !kb[j]) {
+      ops.push_back({'+', i, j++});
+    } else {
+      ops.push_back({' ', i++, j++});
+    }
+  }
+  bool absolute = !path.empty() && path.front() == '/';
+  std::string out =
+      (absolute ? "--- " + path : "--- a/" + path) + "\n" + (absolute ? "+++ " + path : "+++ b/" + path) + "\n";
+  const std::size_t context = 3;
+  std::size_t k = 0;
+  while (k < ops.size()) {
+    while (k < ops.size() && ops[k].kind == ' ') ++k;
+    if (k == ops.size()) break;
+    std::size_t start = k >= context ? k - context : 0;
+    std::size_t end = k;
+    while (end < ops.size()) {
+      if (ops[end].kind != ' ') {
+        ++end;
+        continue;
+      }
+      std::size_t run = end;
+      while (run < ops.size() && ops[run].kind == ' ') ++run;
+      if (run == ops.size() || run - end > 2 * context) {
+        end = std::min(ops.size(), end + context);
+        break;
+      }
+      end = run;
+    }
+    std::size_t a_start = ops[start].ai, b_start = ops[start].bi, a_len = 0, b_len = 0;
+    std::string body;
+    for (std::size_t t = start; t < end; ++t) {
+      const Op& o = ops[t];
+      const std::string& line = o.kind == '+' ? b[o.bi] : a[o.ai];
+      if (o.kind != '+') ++a_len;
+      if (o.kind != '-') ++b_len;
+      body += o.kind + line;
+      if (line.empty() || line.back() != '\n') body += "\n\\ No newline at end of file\n";
+    }
+    out += fmt::format("@@ -{},{} +{},{} @@\n", a_len ? a_start + 1 : a_start, a_len, b_len ? b_start + 1 : b_start,
+                       b_len);
+    out += body;
+    k = end;
+  }
+  return out;
+}
+
+}  // namespace planlint::lint

@@ -1,0 +1,113 @@
+// Fix goldens: fixing a fixture gives its .fixed file, fixing that changes nothing, a fixed file
+// has no applicable fix left, fixtures without a golden stay byte-identical; notebook round trips.
+#include <catch2/catch.hpp>
+
+#include "lint/fixer.hpp"
+#include "lint/rule.hpp"
+#include "pyspark/notebook.hpp"
+#include "test_util.hpp"
+
+using namespace planlint::lint;
+
+namespace {
+
+LintOptions every_rule() {
+  LintOptions o;
+  o.select = {"ALL"};
+  return o;
+}
+
+FixOptions with_unsafe() {
+  FixOptions f;
+  f.unsafe = true;
+  return f;
+}
+
+std::vector<std::filesystem::path> fixtures() {
+  auto dir = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source";
+  auto files = planlint::test::files_under(dir, ".py");
+  auto nbs = planlint::test::files_under(dir, ".ipynb");
+  files.insert(files.end(), nbs.begin(), nbs.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("fixing a fixture gives its golden, and only fixtures with a golden change", "[fix]") {
+  int goldens = 0;
+  for (const auto& path : fixtures()) {
+    INFO(path.string());
+    std::string raw = planlint::test::read_file(path);
+    auto outcome = fix_text(path.string(), raw, every_rule(), with_unsafe());
+    auto golden_path = path;
+    golden_path += ".fixed";
+    if (!std::filesystem::exists(golden_path)) {
+      CHECK(outcome.fixed == raw);
+      continue;
+    }
+    ++goldens;
+    std::string golden = planlint::test::read_file(golden_path);
+    CHECK(outcome.fixed == golden);
+    CHECK(outcome.applied > 0);
+    CHECK(outcome.dropped.empty());
+    // Converged: fixing the golden changes nothing, and no applicable fix is left in it.
+    auto again = fix_text(path.string(), golden, every_rule(), with_unsafe());
+    CHECK(again.fixed == golden);
+    auto syntax_errors = [](const FileResult& r) {
+      return std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
+                           [](const Diagnostic& d) { return d.rule == &python_syntax_rule(); });
+    };
+    // A fix never adds a syntax error (the notebook fixture has one broken cell on purpose).
+    CHECK(syntax_errors(again.remaining) == syntax_errors(lint_source_text(path.string(), raw, every_rule())));
+    for (const auto& d : again.remaining.diagnostics) {
+      INFO(d.rule->name << " at " << d.location.line);
+      CHECK((!d.fix || d.fix->edits.empty() || d.fix->applicability == Applicability::display_only));
+    }
+  }
+  CHECK(goldens >= 6);
+}
+
+TEST_CASE("safe-only fixing leaves unsafe fixes alone", "[fix]") {
+  std::string src = "df = spark.table('t')\ndf.coalesce(1).write.parquet('o')\n";
+  auto safe = fix_text("a.py", src, every_rule(), FixOptions{});
+  CHECK(safe.fixed == src);
+  auto unsafe = fix_text("a.py", src, every_rule(), with_unsafe());
+  CHECK(unsafe.fixed == "df = spark.table('t')\ndf.write.parquet('o')\n");
+}
+
+TEST_CASE("line endings, BOM and final newline are kept", "[fix]") {
+  std::string src =
+      "\xEF\xBB\xBF\"\"\"doc\"\"\"\r\nevents = spark.table('e')\r\n"
+      "j = events.join(spark.range(10), 'id')";
+  auto out = fix_text("a.py", src, every_rule(), FixOptions{});
+  CHECK(out.fixed ==
+        "\xEF\xBB\xBF\"\"\"doc\"\"\"\r\nfrom pyspark.sql.functions import broadcast\r\nevents = spark.table('e')\r\n"
+        "j = events.join(broadcast(spark.range(10)), 'id')");
+}
+
+TEST_CASE("a notebook fix changes only the fixed cell's source", "[fix][notebook]") {
+  auto path = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source" / "notebooks" / "bad_pretty.ipynb";
+  std::string raw = planlint::test::read_file(path);
+  auto out = fix_text(path.string(), raw, every_rule(), with_unsafe());
+  REQUIRE(out.fixed != raw);
+  auto before = planlint::pyspark::load_source(path.string(), raw);
+  auto after = planlint::pyspark::load_source(path.string(), out.fixed);
+  REQUIRE(before.cells.size() == after.cells.size());
+  int changed = 0;
+  for (std::size_t i = 0; i < before.cells.size(); ++i) {
+    const auto& b = before.cells[i];
+    const auto& a = after.cells[i];
+    if (b.original == a.original) continue;
+    ++changed;
+    // Everything before and after this cell's "source" value is byte-identical.
+    CHECK(raw.substr(0, b.source_begin) == out.fixed.substr(0, a.source_begin));
+    CHECK(raw.substr(b.source_end) == out.fixed.substr(a.source_end));
+  }
+  CHECK(changed == 1);
+}
+
+TEST_CASE("unified diff of a fix", "[fix]") {
+  std::string d = unified_diff("a.py", "a\nb\nc\n", "a\nB\nc\n");
+  CHECK(d == "--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+  CHECK(unified_diff("a.py", "x\n", "x\n").empty());
+}
