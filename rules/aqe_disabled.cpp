@@ -14,7 +14,7 @@ extern const RuleInfo kAqeDisabled{"PL006",
                                    "aqe-disabled",
                                    "Adaptive query execution is off for a plan that shuffles",
                                    Severity::warning,
-                                   FixAvailability::never,
+                                   FixAvailability::sometimes,
                                    R"md(## What it does
 Reports a physical plan that shuffles but has no `AdaptiveSparkPlan` at its root: adaptive query
 execution (`spark.sql.adaptive.enabled`) was off when it was planned. Points at the plan's root.

@@ -29,8 +29,10 @@ spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "10MB")
 ```
 
 ## Fix safety
-Display-only: remove the setting (the default is 10 MB), or broadcast specific joins with
-`broadcast(df)` where the size is known.
+Unsafe (with `--unsafe-fixes`) when the setting is a `spark.conf.set(...)` statement of its own: the
+fix removes it, so Spark broadcasts tables under the default 10 MB again, which can bring back the
+memory pressure the setting was added for. Elsewhere display-only: remove the setting, or broadcast
+specific joins with `broadcast(df)` where the size is known.
 
 ## Options
 None.
@@ -43,8 +45,9 @@ void check_broadcast_disabled(SourceContext& ctx) {
     auto& d = ctx.report(s.cell, s.pos,
                          "automatic broadcast joins disabled (autoBroadcastJoinThreshold=" + s.value + ", " + s.via +
                              "): every join shuffles both sides");
-    ctx.attach_fix(d, "Restore automatic broadcasts", Applicability::display_only,
-                   "Remove the setting (default 10MB), or broadcast known-small sides with broadcast(df).");
+    Fix& f = ctx.attach_fix(d, "Remove the setting", s.statement ? Applicability::unsafe : Applicability::display_only,
+                            "Remove the setting (default 10MB), or broadcast known-small sides with broadcast(df).");
+    if (s.statement) SourceContext::add_edit(f, s.cell, s.statement->start_byte, s.statement->end_byte, "");
   }
 }
 

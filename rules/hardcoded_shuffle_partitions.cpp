@@ -56,7 +56,10 @@ spark.conf.set("spark.sql.adaptive.enabled", "true")
 ```
 
 ## Fix safety
-PySpark source: no automatic fix, the right count depends on the data. Plans: display-only; enable AQE (`spark.sql.adaptive.enabled=true`, with
+PySpark source: removing a `spark.conf.set(...)` statement of its own is unsafe (offered with
+`--unsafe-fixes`): the job then runs with the session's default or AQE's sizing, which is usually
+better but changes its performance profile; settings inside builder chains or SQL are display-only.
+Plans: display-only; enable AQE (`spark.sql.adaptive.enabled=true`, with
 `spark.sql.adaptive.coalescePartitions.enabled`), or size `spark.sql.shuffle.partitions` from the
 shuffle volume instead of a constant.
 
@@ -92,9 +95,11 @@ void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
                          fmt::format("spark.sql.shuffle.partitions hard-coded to {} ({}): one count for every stage; "
                                      "let AQE size partitions (about 128 MB each) instead",
                                      s.value, s.via));
-    ctx.attach_fix(d, "Let AQE size shuffle partitions", Applicability::display_only,
-                   "Remove the setting and keep spark.sql.adaptive.enabled=true (with "
-                   "spark.sql.adaptive.coalescePartitions.enabled), or compute the count from the data volume.");
+    Fix& f = ctx.attach_fix(
+        d, "Remove the hard-coded setting", s.statement ? Applicability::unsafe : Applicability::display_only,
+        "Remove the setting and keep spark.sql.adaptive.enabled=true (with "
+        "spark.sql.adaptive.coalescePartitions.enabled), or compute the count from the data volume.");
+    if (s.statement) SourceContext::add_edit(f, s.cell, s.statement->start_byte, s.statement->end_byte, "");
   }
 }
 

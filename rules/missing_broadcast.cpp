@@ -14,7 +14,7 @@ extern const RuleInfo kMissingBroadcast{"PL004",
                                         "missing-broadcast",
                                         "A small table is joined with a shuffle instead of a broadcast",
                                         Severity::warning,
-                                        FixAvailability::never,
+                                        FixAvailability::sometimes,
                                         R"md(## What it does
 Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small: its
 `Statistics(sizeInBytes=...)` is at or under the broadcast threshold, it is a `LocalTableScan`

@@ -16,7 +16,7 @@ extern const RuleInfo kRedundantShuffle{"PL001",
                                         "redundant-shuffle",
                                         "Rows are shuffled twice in a row; the first shuffle is wasted",
                                         Severity::warning,
-                                        FixAvailability::never,
+                                        FixAvailability::sometimes,
                                         R"md(## What it does
 Finds an `Exchange` whose input was already shuffled by another `Exchange` just below it, with only
 operators in between that keep rows where they are (`Project`, `Filter`, `Sort`, partial aggregation,

@@ -188,7 +188,8 @@ std::string render_sarif(const std::vector<FileResult>& results, const ReportOpt
                          {"message", {{"text", rl.message}}}});
         j["relatedLocations"] = rel;
       }
-      if (d.fix && !d.fix->edits.empty()) {
+      // Notebook edits are in cell coordinates inside JSON strings: no raw-file replacement to offer.
+      if (d.fix && !d.fix->edits.empty() && d.location.cell == 0) {
         ordered replacements = ordered::array();
         for (const auto& e : d.fix->edits) {
           ordered region{{"startLine", e.range.line},

@@ -114,6 +114,7 @@ class Analyzer {
   int statement_ = 0;
   int loop_depth_ = 0;
   std::set<const Chain*> noted_;
+  TSNode statement_node_{};  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
 
   // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
@@ -554,6 +555,7 @@ class Analyzer {
       cs.pos.column = l.name_pos.column;
       cs.value_pos = value.pos;
       cs.via = conf_set ? "conf.set" : builder_config ? "builder.config" : "SparkConf.set";
+      if (conf_set && i + 1 == c.links.size()) cs.statement = c.whole_statement;
       if (value.string_value) {
         cs.value = *value.string_value;
         cs.literal = true;
@@ -599,6 +601,22 @@ class Analyzer {
     visit(n, depth);
   }
 
+  // `spark.conf.set(k, v)` alone on its line(s): remember the range that removing the statement removes.
+  void note_whole_statement(TSNode n, int depth) {
+    const Chain* c = build_chain(ts_node_named_child(n, 0), depth + 1);
+    Pos p = pos_of(n);
+    std::size_t line_start = p.start_byte == 0 ? std::string_view::npos : src_.rfind('\n', p.start_byte - 1);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::size_t after = src_.find_first_not_of(" \t\r", p.end_byte);
+    bool alone =
+        src_.substr(line_start, p.start_byte - line_start).find_first_not_of(" \t") == std::string_view::npos &&
+        (after == std::string_view::npos || src_[after] == '\n');
+    if (!alone) return;
+    p.start_byte = static_cast<std::uint32_t>(line_start);
+    p.end_byte = static_cast<std::uint32_t>(after == std::string_view::npos ? src_.size() : after + 1);
+    const_cast<Chain*>(c)->whole_statement = p;
+  }
+
   void visit(TSNode n, int depth) {
     if (depth > kMaxDepth || ts_node_is_null(n)) return;
     std::string_view t = node_type(n);
@@ -610,6 +628,8 @@ class Analyzer {
     if (t == "import_from_statement") return handle_import_from(n);
     if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement")
       ++statement_;
+    if (t == "expression_statement" && ts_node_named_child_count(n) == 1 && is_type(ts_node_named_child(n, 0), "call"))
+      note_whole_statement(n, depth);
     if (t == "decorated_definition") return handle_decorated(n, depth);
     if (t == "assignment") return handle_assignment(n, depth);
     if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);

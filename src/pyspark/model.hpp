@@ -76,6 +76,7 @@ struct Chain {
   bool is_dataframe = false;
   bool is_session = false;       // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
   const Chain* bound = nullptr;  // the chain `root` was bound to when this one ran
+  std::optional<Pos> whole_statement;  // the chain is a whole expression statement: its removal range
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
   [[nodiscard]] std::vector<Step> pipeline() const;
   [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
@@ -100,6 +101,9 @@ struct ConfSetting {
   Pos value_pos;
   int cell = 1;
   std::string via;  // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
+  // Set when the setting is a statement of its own (`spark.conf.set(k, v)` on its line): the bytes
+  // that removing the statement removes (its lines, line break included).
+  std::optional<Pos> statement;
 };
 
 struct Loop {
