@@ -74,8 +74,8 @@ struct Chain {
   bool in_loop = false;
   std::string assigned_to;  // `name = <chain>` (simple names only)
   bool is_dataframe = false;
-  bool is_session = false;       // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
-  const Chain* bound = nullptr;  // the chain `root` was bound to when this one ran
+  bool is_session = false;             // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  const Chain* bound = nullptr;        // the chain `root` was bound to when this one ran
   std::optional<Pos> whole_statement;  // the chain is a whole expression statement: its removal range
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
   [[nodiscard]] std::vector<Step> pipeline() const;
