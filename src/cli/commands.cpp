@@ -3,13 +3,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "lint/fixer.hpp"
 #include "lint/rule.hpp"
@@ -53,29 +57,36 @@ bool read_all(const Input& in, std::string& text, std::string& error) {
 
 }  // namespace
 
-std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, const lint::LintOptions& options) {
-  std::vector<lint::FileResult> results;
-  results.reserve(inputs.size());
-  for (const auto& in : inputs) {
-    // stdin: --stdin-filename decides the kind, as a file name would.
-    std::string text, error;
-    if (!read_all(in, text, error)) {
-      lint::FileResult r;
-      r.path = in.path;
-      r.io_error = error;
-      results.push_back(std::move(r));
-      continue;
-    }
-    if (lint::is_source_path(in.path))
-      results.push_back(lint::lint_source_text(in.path, std::move(text), options));
-    else
-      results.push_back(lint::lint_plan_text(in.path, text, options));
+namespace {
+lint::FileResult lint_one(const Input& in) {
+  std::string text, error;
+  if (!read_all(in, text, error)) {
+    lint::FileResult r;
+    r.path = in.path;
+    r.io_error = error;
+    return r;
   }
+  // stdin: --stdin-filename decides the kind, as a file name would.
+  if (lint::is_source_path(in.path)) return lint::lint_source_text(in.path, std::move(text), in.options);
+  return lint::lint_plan_text(in.path, text, in.options);
+}
+}  // namespace
+
+std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs) {
+  std::vector<lint::FileResult> results(inputs.size());
+  jobs = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(inputs.size())));
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) results[i] = lint_one(inputs[i]);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
   return results;
 }
 
-std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, const lint::LintOptions& options,
-                                         FixRun& run) {
+std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRun& run) {
   std::vector<lint::FileResult> results;
   lint::FixOptions fo;
   fo.unsafe = run.unsafe;
@@ -88,7 +99,7 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, const
       results.push_back(std::move(r));
       continue;
     }
-    lint::FixOutcome o = lint::fix_text(in.path, text, options, fo);
+    lint::FixOutcome o = lint::fix_text(in.path, text, in.options, fo);
     for (const auto& d : o.dropped) std::cerr << "planlint: warning: " << in.path << ":" << d << "\n";
     if (o.fixed != o.original) {
       run.applied += o.applied;
@@ -135,6 +146,62 @@ bool write_output(const std::string& path, const std::string& text) {
     return false;
   }
   return true;
+}
+
+namespace {
+std::string baseline_key(const std::string& file) {
+  std::error_code ec;
+  fs::path rel = fs::absolute(file, ec).lexically_relative(fs::current_path(ec));
+  return rel.empty() ? file : rel.generic_string();
+}
+}  // namespace
+
+std::string write_baseline(const std::string& path, const std::vector<lint::FileResult>& results) {
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const auto& r : results)
+    for (const auto& d : r.diagnostics)
+      findings.push_back({{"file", baseline_key(r.path)},
+                          {"rule", d.rule->name},
+                          {"fingerprint", d.fingerprint},
+                          {"line", d.location.line},
+                          {"message", d.message}});
+  nlohmann::ordered_json doc{{"planlint_baseline", 1}, {"findings", findings}};
+  if (!write_output(path, doc.dump(2) + "\n")) return "cannot write baseline " + path;
+  return {};
+}
+
+std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "cannot read baseline " + path;
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    return path + ": not a planlint baseline: " + e.what();
+  }
+  if (!doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array())
+    return path + ": not a planlint baseline (no \"findings\" array)";
+  std::multiset<std::pair<std::string, std::string>> known;
+  for (const auto& f : doc["findings"]) {
+    if (!f.is_object() || !f.contains("file") || !f.contains("fingerprint") || !f["file"].is_string() ||
+        !f["fingerprint"].is_string())
+      return path + ": every finding needs \"file\" and \"fingerprint\" strings";
+    known.emplace(f["file"].get<std::string>(), f["fingerprint"].get<std::string>());
+  }
+  for (auto& r : results) {
+    std::string key = baseline_key(r.path);
+    std::vector<lint::Diagnostic> kept;
+    for (auto& d : r.diagnostics) {
+      auto it = known.find({key, d.fingerprint});
+      if (it != known.end()) {
+        known.erase(it);
+        continue;
+      }
+      kept.push_back(std::move(d));
+    }
+    r.diagnostics = std::move(kept);
+  }
+  return {};
 }
 
 int run_parse(const std::string& file, const std::string& dump) {

@@ -11,9 +11,11 @@ namespace planlint::cli {
 struct Input {
   std::string path;
   bool from_stdin = false;
+  lint::LintOptions options;  // the file's configuration with the command line on top
 };
 
-std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, const lint::LintOptions& options);
+// Lint every input on `jobs` threads; results come back in input order.
+std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs);
 
 struct FixRun {
   bool unsafe = false;
@@ -26,11 +28,15 @@ struct FixRun {
 
 // --fix / --diff: fix each input, write changed files atomically (not with --diff), and return the
 // lint results of the fixed text.
-std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, const lint::LintOptions& options,
-                                         FixRun& run);
+std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRun& run);
 
 // Write to FILE through a temporary file and a rename, so a crash never leaves half a report; "" is stdout.
 bool write_output(const std::string& path, const std::string& text);
+
+// Baselines: the fingerprints of known findings. Writing records them; applying drops the findings
+// a baseline already holds (one per recorded entry), so only new ones are reported.
+std::string write_baseline(const std::string& path, const std::vector<lint::FileResult>& results);
+std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results);
 
 int run_parse(const std::string& file, const std::string& dump);
 int run_rules(const std::string& format);

@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
+#include <thread>
 
 #include "cli/commands.hpp"
+#include "lint/config.hpp"
 #include "lint/engine.hpp"
 #include "lint/report.hpp"
 #include "plan/dump.hpp"
@@ -67,7 +70,9 @@ int main(int argc, char** argv) {
   std::string color = "auto";
   std::string threshold;
   bool exit_zero = false, quiet = false, statistics = false;
-  bool fix = false, unsafe_fixes = false, diff = false;
+  bool fix = false, unsafe_fixes = false, diff = false, isolated = false;
+  std::string config_file, baseline, write_baseline;
+  unsigned jobs = std::max(1U, std::thread::hardware_concurrency());
   app.add_option("PATH", paths, "Plan files or directories to lint ('-' reads stdin)");
   app.add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
@@ -92,6 +97,13 @@ int main(int argc, char** argv) {
   app.add_flag("--unsafe-fixes", unsafe_fixes, "With --fix or --diff, also apply fixes marked unsafe");
   app.add_flag("--diff", diff, "Print a unified diff of what --fix would change and write nothing (exit 1 if any)");
   app.add_flag("--exit-zero", exit_zero, "Exit 0 even when there are findings");
+  app.add_option("--config", config_file, "Use this configuration file for every input (no discovery)")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--isolated", isolated, "Ignore configuration files");
+  app.add_option("-j,--jobs", jobs, "Lint files in parallel on N threads (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--baseline", baseline, "Report only findings that are not in this baseline file");
+  app.add_option("--write-baseline", write_baseline, "Record the current findings in FILE (and report none)");
   app.add_flag("-q,--quiet", quiet, "Print findings only, no summary line");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule instead of the findings");
 
@@ -147,11 +159,35 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // Configuration: --config for everything, else the closest file above each input (cached per folder).
+  std::vector<lint::ConfigError> config_errors;
+  std::map<fs::path, std::optional<lint::Config>> config_cache;
+  std::optional<lint::Config> forced;
+  if (!config_file.empty() && !isolated) {
+    forced = lint::load_config(config_file, config_errors);
+    if (!forced && config_errors.empty())
+      config_errors.push_back({config_file, 0, 0, "no [tool.planlint] table in this pyproject.toml"});
+  }
+  auto config_for = [&](const fs::path& file) -> const lint::Config* {
+    if (isolated) return nullptr;
+    if (forced) return &*forced;
+    std::error_code ec;
+    fs::path dir = fs::absolute(file, ec).parent_path();
+    auto it = config_cache.find(dir);
+    if (it == config_cache.end()) {
+      std::optional<lint::Config> c;
+      if (auto found = lint::find_config(dir)) c = lint::load_config(*found, config_errors);
+      it = config_cache.emplace(dir, std::move(c)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  };
+
   std::vector<cli::Input> inputs;
   bool io_error = false;
   for (const auto& p : paths) {
     if (p == "-") {
-      inputs.push_back({stdin_filename.empty() ? std::string("<stdin>") : stdin_filename, true});
+      std::string name = stdin_filename.empty() ? std::string("<stdin>") : stdin_filename;
+      inputs.push_back({name, true, lint::options_for(name, config_for(name), options)});
       continue;
     }
     std::error_code ec;
@@ -160,26 +196,48 @@ int main(int argc, char** argv) {
       for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
            it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (ec) break;
-        const auto name = it->path().filename().string();
-        if (it->is_directory(ec) && (name == ".git" || name == "node_modules" || name == ".venv" || name == "venv" ||
-                                     name == "__pycache__" || name == ".ipynb_checkpoints" || name == "build")) {
-          it.disable_recursion_pending();
+        if (lint::excluded(it->path(), config_for(it->path()))) {
+          if (it->is_directory(ec)) it.disable_recursion_pending();
           continue;
         }
         if (it->is_regular_file(ec) && is_lintable(it->path())) found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());
-      for (auto& f : found) inputs.push_back({std::move(f), false});
+      for (auto& f : found) inputs.push_back({f, false, lint::options_for(f, config_for(f), options)});
     } else {
-      inputs.push_back({p, false});
+      inputs.push_back({p, false, lint::options_for(p, config_for(p), options)});
     }
   }
+  if (!config_errors.empty()) {
+    for (const auto& e : config_errors) std::cerr << "planlint: error: " << e.text() << "\n";
+    return 2;
+  }
+  // A format set in the configuration applies when the command line does not choose one.
+  if (app.count("--format") == 0 && !inputs.empty() && !isolated)
+    if (const lint::Config* c = config_for(inputs.front().path); c != nullptr && c->output_format)
+      format = *c->output_format;
 
   cli::FixRun fix_run;
   fix_run.unsafe = unsafe_fixes;
   fix_run.diff_only = diff;
   std::vector<lint::FileResult> results =
-      fix || diff ? cli::fix_inputs(inputs, options, fix_run) : cli::lint_inputs(inputs, options);
+      fix || diff ? cli::fix_inputs(inputs, fix_run) : cli::lint_inputs(inputs, jobs);
+  if (!write_baseline.empty()) {
+    if (auto err = cli::write_baseline(write_baseline, results); !err.empty()) {
+      std::cerr << "planlint: error: " << err << "\n";
+      return 2;
+    }
+    std::size_t n = 0;
+    for (const auto& r : results) n += r.diagnostics.size();
+    std::cerr << "planlint: wrote " << n << " findings to " << write_baseline << "\n";
+    return 0;
+  }
+  if (!baseline.empty()) {
+    if (auto err = cli::apply_baseline(baseline, results); !err.empty()) {
+      std::cerr << "planlint: error: " << err << "\n";
+      return 2;
+    }
+  }
   std::size_t findings = 0;
   for (const auto& r : results) {
     findings += r.diagnostics.size();

@@ -47,15 +47,20 @@ bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcm
 
 extern "C" const TSLanguage* tree_sitter_python();
 
-// Field ids looked up once: ts_node_child_by_field_name would look the name up on every call.
+// Field ids looked up once (thread-safe static init): ts_node_child_by_field_name would search the
+// language's field names on every call.
 TSFieldId field_id(const char* name) {
-  static std::map<std::string, TSFieldId, std::less<>> ids;
+  static const std::map<std::string, TSFieldId, std::less<>> ids = [] {
+    std::map<std::string, TSFieldId, std::less<>> m;
+    for (const char* f : {"function", "arguments", "object", "attribute", "left", "right", "name", "alias",
+                          "module_name", "value", "body", "parameters", "argument", "definition", "condition",
+                          "alternative"})
+      m.emplace(f, ts_language_field_id_for_name(tree_sitter_python(), f, static_cast<std::uint32_t>(std::strlen(f))));
+    return m;
+  }();
   auto it = ids.find(std::string_view(name));
   if (it != ids.end()) return it->second;
-  TSFieldId id =
-      ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<std::uint32_t>(std::strlen(name)));
-  ids.emplace(name, id);
-  return id;
+  return ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<std::uint32_t>(std::strlen(name)));
 }
 
 TSNode field(TSNode n, const char* name) {

@@ -1,0 +1,211 @@
+// Reading planlint's TOML configuration with toml++: known keys only, typed, errors with positions.
+#include "lint/config.hpp"
+
+#include <fnmatch.h>
+
+#include <toml++/toml.h>
+#include <set>
+
+#include "plan/operator_fields.hpp"
+
+namespace planlint::lint {
+namespace fs = std::filesystem;
+
+std::string ConfigError::text() const {
+  return line == 0 ? file + ": " + message
+                   : file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+}
+
+namespace {
+
+ConfigError error_at(const fs::path& file, const toml::node& n, std::string message) {
+  const auto& src = n.source();
+  return ConfigError{file.string(), src.begin.line, src.begin.column, std::move(message)};
+}
+
+bool read_strings(const fs::path& file, const toml::node& n, std::string_view key, std::vector<std::string>& out,
+                  std::vector<ConfigError>& errors) {
+  const auto* arr = n.as_array();
+  if (arr == nullptr) {
+    errors.push_back(error_at(file, n, "`" + std::string(key) + "` must be an array of strings"));
+    return false;
+  }
+  for (const auto& item : *arr) {
+    const auto* s = item.as_string();
+    if (s == nullptr) {
+      errors.push_back(error_at(file, item, "`" + std::string(key) + "` must be an array of strings"));
+      return false;
+    }
+    out.push_back(s->get());
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>& errors) {
+  toml::table doc;
+  try {
+    doc = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    errors.push_back({file.string(), e.source().begin.line, e.source().begin.column, std::string(e.description())});
+    return std::nullopt;
+  }
+  const toml::table* t = &doc;
+  if (file.filename() == "pyproject.toml") {
+    t = doc["tool"]["planlint"].as_table();
+    if (t == nullptr) return std::nullopt;
+  }
+  Config c;
+  c.file = file;
+  c.root = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  static const std::set<std::string, std::less<>> known{"select",
+                                                        "extend-select",
+                                                        "ignore",
+                                                        "per-file-ignores",
+                                                        "exclude",
+                                                        "broadcast-threshold",
+                                                        "small-tables",
+                                                        "tolerated-shuffle-partitions",
+                                                        "target-spark-version",
+                                                        "output-format"};
+  for (const auto& [key, value] : *t) {
+    std::string k(key.str());
+    if (known.count(k) == 0) {
+      errors.push_back({file.string(), key.source().begin.line, key.source().begin.column,
+                        "unknown key `" + k +
+                            "` (known: select, extend-select, ignore, "
+                            "per-file-ignores, exclude, broadcast-threshold, small-tables, "
+                            "tolerated-shuffle-partitions, target-spark-version, output-format)"});
+      continue;
+    }
+    if (k == "select") {
+      std::vector<std::string> v;
+      if (read_strings(file, value, k, v, errors)) c.select = v;
+    } else if (k == "extend-select") {
+      read_strings(file, value, k, c.extend_select, errors);
+    } else if (k == "ignore") {
+      read_strings(file, value, k, c.ignore, errors);
+    } else if (k == "exclude") {
+      read_strings(file, value, k, c.exclude, errors);
+    } else if (k == "small-tables") {
+      read_strings(file, value, k, c.small_tables, errors);
+    } else if (k == "per-file-ignores") {
+      const auto* tbl = value.as_table();
+      if (tbl == nullptr) {
+        errors.push_back(error_at(file, value, "`per-file-ignores` must be a table of glob = [rules]"));
+        continue;
+      }
+      for (const auto& [glob, rules] : *tbl) {
+        std::vector<std::string> v;
+        if (read_strings(file, rules, "per-file-ignores." + std::string(glob.str()), v, errors))
+          c.per_file_ignores.emplace_back(std::string(glob.str()), v);
+      }
+    } else if (k == "broadcast-threshold") {
+      if (auto i = value.value<std::int64_t>(); i && value.is_integer()) {
+        c.broadcast_threshold = static_cast<double>(*i);
+      } else if (auto s = value.value<std::string>()) {
+        std::string t = *s;
+        for (const char* u : {"KB", "MB", "GB", "TB"}) {
+          auto pos = t.find(u);
+          if (pos != std::string::npos && pos > 0 && t[pos - 1] != ' ') t.insert(pos, " ");
+        }
+        auto bytes = plan::parse_byte_size(t);
+        if (!bytes)
+          errors.push_back(error_at(file, value, "`broadcast-threshold` must be bytes or a size like \"10MB\""));
+        c.broadcast_threshold = bytes;
+      } else {
+        errors.push_back(error_at(file, value, "`broadcast-threshold` must be bytes or a size like \"10MB\""));
+      }
+    } else if (k == "tolerated-shuffle-partitions") {
+      const auto* arr = value.as_array();
+      bool good = arr != nullptr;
+      if (good)
+        for (const auto& item : *arr) {
+          if (!item.is_integer())
+            good = false;
+          else
+            c.tolerated_shuffle_partitions.push_back(*item.value<std::int64_t>());
+        }
+      if (!good) errors.push_back(error_at(file, value, "`tolerated-shuffle-partitions` must be an array of integers"));
+    } else if (k == "target-spark-version" || k == "output-format") {
+      auto s = value.value<std::string>();
+      if (!s) {
+        errors.push_back(error_at(file, value, "`" + k + "` must be a string"));
+        continue;
+      }
+      if (k == "output-format" && *s != "text" && *s != "json" && *s != "sarif" && *s != "github") {
+        errors.push_back(error_at(file, value, "`output-format` must be one of text, json, sarif, github"));
+        continue;
+      }
+      (k == "output-format" ? c.output_format : c.target_spark_version) = *s;
+    }
+  }
+  for (const auto* list : {&c.extend_select, &c.ignore}) {
+    LintOptions probe;
+    probe.ignore = *list;
+    for (const auto& bad : unknown_selectors(probe))
+      errors.push_back({file.string(), 0, 0, "unknown rule selector `" + bad + "`"});
+  }
+  return c;
+}
+
+std::optional<fs::path> find_config(const fs::path& dir) {
+  std::error_code ec;
+  fs::path d = fs::absolute(dir, ec).lexically_normal();
+  if (!d.empty() && d.filename().empty()) d = d.parent_path();
+  for (int guard = 0; guard < 256 && !d.empty(); ++guard) {
+    for (const char* name : {".planlint.toml", "planlint.toml"})
+      if (fs::is_regular_file(d / name, ec)) return d / name;
+    fs::path py = d / "pyproject.toml";
+    if (fs::is_regular_file(py, ec)) {
+      try {
+        auto doc = toml::parse_file(py.string());
+        if (doc["tool"]["planlint"].as_table() != nullptr) return py;
+      } catch (const toml::parse_error&) {
+        return py;  // report its error when it is loaded
+      }
+    }
+    if (d == d.root_path()) break;
+    d = d.parent_path();
+  }
+  return std::nullopt;
+}
+
+namespace {
+bool glob_match(const std::string& pattern, const fs::path& path, const fs::path& root) {
+  std::error_code ec;
+  std::string rel = fs::absolute(path, ec).lexically_relative(fs::absolute(root, ec)).generic_string();
+  std::string name = path.filename().string();
+  return fnmatch(pattern.c_str(), rel.c_str(), 0) == 0 || fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+}
+}  // namespace
+
+LintOptions options_for(const fs::path& file, const Config* config, const LintOptions& cli) {
+  LintOptions o = cli;
+  if (config == nullptr) return o;
+  if (cli.select.empty() && config->select) o.select = *config->select;
+  o.extend_select.insert(o.extend_select.end(), config->extend_select.begin(), config->extend_select.end());
+  o.ignore.insert(o.ignore.end(), config->ignore.begin(), config->ignore.end());
+  for (const auto& [glob, rules] : config->per_file_ignores)
+    if (glob_match(glob, file, config->root)) o.ignore.insert(o.ignore.end(), rules.begin(), rules.end());
+  if (config->broadcast_threshold && cli.broadcast_threshold_bytes == LintOptions{}.broadcast_threshold_bytes)
+    o.broadcast_threshold_bytes = *config->broadcast_threshold;
+  o.small_tables.insert(o.small_tables.end(), config->small_tables.begin(), config->small_tables.end());
+  o.tolerated_shuffle_partitions.insert(o.tolerated_shuffle_partitions.end(),
+                                        config->tolerated_shuffle_partitions.begin(),
+                                        config->tolerated_shuffle_partitions.end());
+  return o;
+}
+
+bool excluded(const fs::path& path, const Config* config) {
+  static const std::set<std::string, std::less<>> skip{
+      ".git", "node_modules", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", ".tox", ".mypy_cache", "build"};
+  if (skip.count(path.filename().string()) != 0) return true;
+  if (config == nullptr) return false;
+  for (const auto& g : config->exclude)
+    if (glob_match(g, path, config->root)) return true;
+  return false;
+}
+
+}  // namespace planlint::lint

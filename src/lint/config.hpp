@@ -1,0 +1,48 @@
+// Project configuration: [tool.planlint] in pyproject.toml, planlint.toml or .planlint.toml, found
+// by walking up from each linted file (closest wins). Parsed with toml++ in config.cpp only.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lint/options.hpp"
+
+namespace planlint::lint {
+
+struct Config {
+  std::filesystem::path file;  // the configuration file
+  std::filesystem::path root;  // its folder: globs are relative to it
+  std::optional<std::vector<std::string>> select;
+  std::vector<std::string> extend_select, ignore;
+  std::vector<std::pair<std::string, std::vector<std::string>>> per_file_ignores;  // glob -> selectors
+  std::vector<std::string> exclude;
+  std::optional<double> broadcast_threshold;
+  std::vector<std::string> small_tables;
+  std::vector<std::int64_t> tolerated_shuffle_partitions;
+  std::optional<std::string> target_spark_version;
+  std::optional<std::string> output_format;
+};
+
+struct ConfigError {
+  std::string file;
+  std::uint32_t line = 0, column = 0;
+  std::string message;
+  [[nodiscard]] std::string text() const;
+};
+
+// Parse one configuration file. pyproject.toml without [tool.planlint] gives nullopt and no error.
+std::optional<Config> load_config(const std::filesystem::path& file, std::vector<ConfigError>& errors);
+
+// The closest configuration file at or above `dir`, if any.
+std::optional<std::filesystem::path> find_config(const std::filesystem::path& dir);
+
+// Options for one file: the configuration's, then the command line's on top.
+LintOptions options_for(const std::filesystem::path& file, const Config* config, const LintOptions& cli);
+
+// Directory walks skip these: .git, virtualenvs, node_modules, caches, and the config's exclude globs.
+bool excluded(const std::filesystem::path& path, const Config* config);
+
+}  // namespace planlint::lint

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Configuration discovery and errors, per-file ignores, excludes, baselines (with renumbered ids and
+# moved lines), and parallel runs giving the same output as serial ones.
+set -uo pipefail
+planlint=$1 fixtures=$2 corpus=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails+1)); }
+cd "$work"
+mkdir -p repo/jobs/nightly repo/.venv/lib repo/generated
+cp "$fixtures/source/collect-large/bad_collect.py" repo/jobs/nightly/collect.py
+cp "$fixtures/source/cartesian-join/bad_cross.py" repo/jobs/cross.py
+cp "$fixtures/source/cartesian-join/bad_cross.py" repo/.venv/lib/vendored.py
+cp "$fixtures/source/cartesian-join/bad_cross.py" repo/generated/gen.py
+cat > repo/pyproject.toml <<'TOML'
+[project]
+name = "demo"
+
+[tool.planlint]
+ignore = ["cartesian-join"]
+exclude = ["generated"]
+TOML
+
+"$planlint" --statistics repo >out 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "PL011  collect-large" out && ! grep -q cartesian out && ok "pyproject [tool.planlint] applies" || { bad "pyproject config (rc $rc)"; cat out; }
+"$planlint" --statistics --isolated repo/jobs >out 2>&1
+grep -q "2  PL007  cartesian-join" out && ok "--isolated ignores configuration" || { bad "--isolated"; cat out; }
+"$planlint" --statistics --isolated repo >out 2>&1
+grep -q "4  PL007  cartesian-join" out && ok ".venv skipped by default" || { bad ".venv skip"; cat out; }
+"$planlint" --isolated repo/generated/gen.py >/dev/null 2>&1; [ $? = 1 ] && ok "explicit file is linted even if excluded by config" || bad "explicit file"
+"$planlint" --statistics repo/generated >out 2>&1; [ $? = 0 ] && ok "exclude globs skip folders in walks" || { bad "exclude"; cat out; }
+
+printf 'select = ["cartesian-join"]\n' > repo/jobs/nightly/planlint.toml
+"$planlint" --statistics repo >out 2>&1
+! grep -q collect-large out && ok "closest configuration wins" || { bad "closest wins"; cat out; }
+printf '[tool.planlint]\nper-file-ignores = { "repo/jobs/nightly/*.py" = ["PL011"] }\n' > alt.toml
+rm repo/jobs/nightly/planlint.toml
+cp alt.toml pyproject.toml
+"$planlint" --statistics --config pyproject.toml repo/jobs >out 2>&1
+grep -q "PL007" out && ! grep -q PL011 out && ok "--config and per-file-ignores" || { bad "--config/per-file-ignores"; cat out; }
+
+printf 'selec = ["x"]\n' > repo/jobs/planlint.toml
+"$planlint" repo/jobs >out 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "repo/jobs/planlint.toml:1:1: unknown key \`selec\`" out && ok "unknown key: exit 2 with file:line:col" || { bad "unknown key (rc $rc)"; cat out; }
+printf 'broadcast-threshold = true\n' > repo/jobs/planlint.toml
+"$planlint" repo/jobs >out 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "planlint.toml:1:23: \`broadcast-threshold\` must be" out && ok "wrong type: exit 2 with position" || { bad "wrong type (rc $rc)"; cat out; }
+printf 'ignore = ["no-such-rule"]\n' > repo/jobs/planlint.toml
+"$planlint" repo/jobs >out 2>&1; [ $? = 2 ] && grep -q "unknown rule selector \`no-such-rule\`" out && ok "unknown rule in config" || { bad "unknown rule"; cat out; }
+printf 'small-tables = ["dim_country"]\nbroadcast-threshold = "1MB"\n' > repo/jobs/planlint.toml
+printf 'e = spark.table("events")\nj = e.join(spark.table("dim_country"), "c")\n' > repo/jobs/join.py
+"$planlint" repo/jobs/join.py >out 2>&1; grep -q "missing-broadcast" out && ok "small-tables option" || { bad "small-tables"; cat out; }
+rm repo/jobs/planlint.toml
+
+# Baselines: record, then only new findings; stable across renumbered ids and moved lines.
+plan=$fixtures/rules/python-row-udf/bad_batch_eval_python_formatted.plan
+cp "$plan" p.plan
+"$planlint" --write-baseline base.json p.plan >out 2>&1; rc=$?
+[ $rc = 0 ] && python3 -c "import json; d=json.load(open('base.json')); assert len(d['findings'])==1" && ok "write-baseline records findings" || { bad "write-baseline (rc $rc)"; cat out; }
+"$planlint" --baseline base.json p.plan >out 2>&1; [ $? = 0 ] && ok "baseline hides known findings" || { bad "baseline"; cat out; }
+sed -e 's/#8L/#91L/g; s/#5L/#77L/g; s/#2L/#3L/g' -e '1i\\' -e '' p.plan > p2.plan
+printf '\n\n' | cat - p2.plan > p.plan
+"$planlint" --baseline base.json p.plan >out 2>&1; [ $? = 0 ] && ok "baseline survives renumbered ids and moved lines" || { bad "baseline renumbered"; cat out; }
+cat "$fixtures/rules/cartesian-join/bad_cartesian_and_bnlj.plan" >> p.plan
+"$planlint" --baseline base.json p.plan >out 2>&1; rc=$?
+[ $rc = 1 ] && grep -q cartesian-join out && ! grep -q python-row-udf out && ok "baseline reports only new findings" || { bad "new findings (rc $rc)"; cat out; }
+echo 'nope' > broken.json
+"$planlint" --baseline broken.json p.plan >out 2>&1; [ $? = 2 ] && ok "broken baseline: exit 2" || bad "broken baseline"
+
+# -j: same output in the same order as a serial run.
+"$planlint" --format json -j 1 "$corpus/plans" "$fixtures" > serial.json 2>/dev/null
+"$planlint" --format json -j 4 "$corpus/plans" "$fixtures" > parallel.json 2>/dev/null
+cmp -s serial.json parallel.json && ok "-j 4 output identical to -j 1" || bad "-j output differs"
+
+echo "$fails failed"
+[ "$fails" = 0 ]
