@@ -88,7 +88,7 @@ TEST_CASE("line endings, BOM and final newline are kept", "[fix]") {
 TEST_CASE("a notebook fix changes only the fixed cell's source", "[fix][notebook]") {
   auto path = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source" / "notebooks" / "bad_pretty.ipynb";
   std::string raw = planlint::test::read_file(path);
-  auto out = fix_text(path.string(), raw, every_rule(), with_unsafe());
+  auto out = fix_text(path.string(), raw, LintOptions{}, with_unsafe());  // default rules: one cell's fix
   REQUIRE(out.fixed != raw);
   auto before = planlint::pyspark::load_source(path.string(), raw);
   auto after = planlint::pyspark::load_source(path.string(), out.fixed);

@@ -15,7 +15,8 @@ bool LintOptions::enabled(const RuleInfo& rule) const {
       if (selector_matches(s, rule)) return true;
     return false;
   };
-  bool on = select.empty() || any(select) || any(extend_select);
+  // Opt-in rules need to be named (or matched by a prefix / ALL) in select or extend-select.
+  bool on = (select.empty() && !rule.opt_in) || any(select) || any(extend_select);
   return on && !any(ignore);
 }
 

@@ -9,7 +9,8 @@ using lint::RuleInfo;
 using lint::SourceContext;
 extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast,
     kHardcodedShufflePartitions, kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked,
-    kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax;
+    kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax,
+    kUnusedNoqa;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
 void check_python_row_udf(PlanContext&);
@@ -59,6 +60,7 @@ const std::array kRules{
     Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
     Rule{&kPythonSyntax, nullptr, nullptr},
+    Rule{&kUnusedNoqa, nullptr, nullptr},
 };
 
 }  // namespace
@@ -67,6 +69,7 @@ std::span<const Rule> all_rules() { return kRules; }
 
 const RuleInfo& plan_syntax_rule() { return kPlanSyntax; }
 const RuleInfo& python_syntax_rule() { return kPythonSyntax; }
+const RuleInfo& unused_noqa_rule() { return kUnusedNoqa; }
 
 const RuleInfo* find_rule(std::string_view id_or_name) {
   for (const auto& r : kRules)

@@ -21,6 +21,7 @@ struct RuleInfo {
   Severity severity;
   FixAvailability fix;
   std::string_view doc;  // Markdown: What it does / Why is this bad? / Example / Fix safety / Options
+  bool opt_in = false;   // not in the default selection: enable with --select / --extend-select
 };
 
 using PlanCheck = void (*)(PlanContext&);
@@ -37,5 +38,6 @@ std::span<const Rule> all_rules();
 const RuleInfo* find_rule(std::string_view id_or_name);
 const RuleInfo& plan_syntax_rule();
 const RuleInfo& python_syntax_rule();
+const RuleInfo& unused_noqa_rule();
 
 }  // namespace planlint::lint

@@ -1,6 +1,7 @@
 // The source lint pipeline: cells, analysis, source checks, positions mapped back to the file,
 // and `# noqa` suppressions.
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "lint/engine.hpp"
@@ -68,9 +69,19 @@ std::optional<Noqa> parse_noqa(std::string_view comment, bool file_level) {
   std::string lower(comment);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::string marker = file_level ? "planlint: noqa" : "noqa";
-  auto pos = lower.find(marker);
+  // The directive is "#", optional spaces, then the marker (also after other text: "# why # noqa").
+  std::size_t pos = std::string::npos;
+  for (std::size_t hash = lower.find('#'); hash != std::string::npos; hash = lower.find('#', hash + 1)) {
+    std::size_t at = lower.find_first_not_of(' ', hash + 1);
+    if (at != std::string::npos && lower.compare(at, marker.size(), marker) == 0) {
+      std::size_t after = at + marker.size();
+      if (after == lower.size() || lower[after] == ':' || lower[after] == ' ') {
+        pos = at;
+        break;
+      }
+    }
+  }
   if (pos == std::string::npos) return std::nullopt;
-  if (!file_level && lower.find("planlint: noqa") != std::string::npos) return std::nullopt;
   Noqa n;
   std::string_view rest = comment.substr(pos + marker.size());
   if (rest.empty() || rest.front() != ':') {
@@ -127,12 +138,16 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   }
   // Suppressions: "# noqa[: codes]" on the finding's line, "# planlint: noqa[: codes]" for the file.
   std::map<std::pair<int, std::uint32_t>, Noqa> line_noqa;
+  std::map<std::pair<int, std::uint32_t>, const pyspark::Comment*> noqa_comment;
+  std::set<std::pair<int, std::uint32_t>> noqa_used;
   std::vector<Noqa> file_noqa;
   for (const auto& c : model.comments) {
-    if (auto f = parse_noqa(c.text, true))
+    if (auto f = parse_noqa(c.text, true)) {
       file_noqa.push_back(*f);
-    else if (auto n = parse_noqa(c.text, false))
+    } else if (auto n = parse_noqa(c.text, false)) {
       line_noqa[{c.cell, c.pos.line}] = *n;
+      noqa_comment[{c.cell, c.pos.line}] = &c;
+    }
   }
   // Byte offset -> line lookups, computed once per cell.
   std::map<int, std::vector<std::uint32_t>> starts_by_cell;
@@ -147,10 +162,10 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   };
   for (auto& d : found) {
     int cell = d.location.cell == 0 ? 1 : d.location.cell;
-    bool suppressed =
-        d.rule != &syntax &&
-        (std::any_of(file_noqa.begin(), file_noqa.end(), [&](const Noqa& n) { return n.covers(*d.rule); }) ||
-         (line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule)));
+    bool by_line = line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule);
+    if (by_line) noqa_used.insert({cell, d.location.line});
+    bool suppressed = d.rule != &syntax && (by_line || std::any_of(file_noqa.begin(), file_noqa.end(),
+                                                                   [&](const Noqa& n) { return n.covers(*d.rule); }));
     if (suppressed) continue;
     // Only Python cells can be rewritten; a fix elsewhere (a %sql cell) is shown, not applied.
     if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const Edit& e) {
@@ -178,6 +193,34 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     for (auto& r : d.related) map_location(file, r.location, notebook);
     map_location(file, d.location, notebook);
     result.diagnostics.push_back(std::move(d));
+  }
+  if (options.enabled(unused_noqa_rule())) {
+    for (const auto& [key, comment] : noqa_comment) {
+      if (noqa_used.count(key) != 0) continue;
+      std::vector<Diagnostic> one;
+      SourceContext unused(model, options, one);
+      unused.set_rule(&unused_noqa_rule());
+      auto& d = unused.report(key.first, comment->pos, "unused `noqa` directive: nothing on this line is suppressed");
+      // Remove the comment and the spaces before it.
+      std::string_view text = model.cell(key.first).text;
+      std::uint32_t begin = comment->pos.start_byte;
+      while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
+      bool whole_line = begin == 0 || text[begin - 1] == '\n';
+      Fix& f =
+          unused.attach_fix(d, "Remove the directive", whole_line ? Applicability::display_only : Applicability::safe,
+                            "Delete `" + comment->text + "`.");
+      if (!whole_line) SourceContext::add_edit(f, key.first, begin, comment->pos.end_byte, "");
+      for (auto& e : d.fix->edits) {
+        e.range.path = file.path;
+        e.range.line = e.range.end_line = comment->pos.line;
+        e.range.column = comment->pos.column;
+        e.range.end_column = comment->pos.end_column;
+        e.range.cell = notebook ? key.first : 0;
+        map_location(file, e.range, notebook);
+      }
+      map_location(file, d.location, notebook);
+      result.diagnostics.push_back(std::move(d));
+    }
   }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <

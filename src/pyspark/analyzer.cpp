@@ -52,9 +52,9 @@ extern "C" const TSLanguage* tree_sitter_python();
 TSFieldId field_id(const char* name) {
   static const std::map<std::string, TSFieldId, std::less<>> ids = [] {
     std::map<std::string, TSFieldId, std::less<>> m;
-    for (const char* f : {"function", "arguments", "object", "attribute", "left", "right", "name", "alias",
-                          "module_name", "value", "body", "parameters", "argument", "definition", "condition",
-                          "alternative"})
+    for (const char* f :
+         {"function", "arguments", "object", "attribute", "left", "right", "name", "alias", "module_name", "value",
+          "body", "parameters", "argument", "definition", "condition", "alternative"})
       m.emplace(f, ts_language_field_id_for_name(tree_sitter_python(), f, static_cast<std::uint32_t>(std::strlen(f))));
     return m;
   }();
