@@ -58,7 +58,8 @@ never its result. Plans: display-only; remove the setting that turns it off, or 
 `spark.conf.set("spark.sql.adaptive.enabled", "true")`.
 
 ## Options
-None.
+`target-spark-version`: for versions before 3.2, where AQE is off by default, a SparkSession built
+without `spark.sql.adaptive.enabled=true` is reported too, and plan findings say the setting is needed.
 )md"};
 
 void check_aqe_disabled(PlanContext& ctx) {
@@ -66,15 +67,35 @@ void check_aqe_disabled(PlanContext& ctx) {
   if (root == nullptr) return;
   ShuffleCounts s = fixed_shuffles(ctx);
   if (s.adaptive || s.exchanges.empty()) return;
-  ctx.report(*root,
-             fmt::format("adaptive query execution is off: {} shuffle{} with fixed partition counts ({}); "
-                         "joins cannot change strategy at runtime",
-                         s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()),
-             "Enable AQE", "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")  # default since Spark 3.2");
+  auto& d =
+      ctx.report(*root,
+                 fmt::format("adaptive query execution is off: {} shuffle{} with fixed partition counts ({}); "
+                             "joins cannot change strategy at runtime",
+                             s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()),
+                 "Enable AQE", "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")  # default since Spark 3.2");
+  if (ctx.options().targets_before(3, 2))
+    d.message += " (the target Spark version has AQE off by default: enable it explicitly)";
 }
 
-// Source: spark.sql.adaptive.enabled set to a literal false.
+// Source: spark.sql.adaptive.enabled set to a literal false; and, for a target Spark version before
+// 3.2 (AQE off by default), a SparkSession built without turning it on.
 void check_aqe_disabled_source(SourceContext& ctx) {
+  if (ctx.options().targets_before(3, 2)) {
+    bool enabled = false;
+    for (const auto& s : ctx.model().settings) {
+      std::string v = s.value;
+      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      enabled = enabled || (s.key == "spark.sql.adaptive.enabled" && v == "true");
+    }
+    for (const auto& c : ctx.model().chains) {
+      if (enabled || c.links.empty() || c.links.back().name != "getOrCreate") continue;
+      auto& d = ctx.report(c.cell, c.links.back().name_pos,
+                           "SparkSession built for Spark " + ctx.options().target_spark_version +
+                               ", where AQE is off by default, without spark.sql.adaptive.enabled=true");
+      ctx.attach_fix(d, "Turn AQE on", Applicability::display_only,
+                     ".config(\"spark.sql.adaptive.enabled\", \"true\") before .getOrCreate()");
+    }
+  }
   for (const auto& s : ctx.model().settings) {
     if (s.key != "spark.sql.adaptive.enabled" || !s.literal) continue;
     std::string v = s.value;

@@ -53,6 +53,11 @@ printf 'small-tables = ["dim_country"]\nbroadcast-threshold = "1MB"\n' > repo/jo
 printf 'e = spark.table("events")\nj = e.join(spark.table("dim_country"), "c")\n' > repo/jobs/join.py
 "$planlint" repo/jobs/join.py >out 2>&1; grep -q "missing-broadcast" out && ok "small-tables option" || { bad "small-tables"; cat out; }
 rm repo/jobs/planlint.toml
+printf 'from pyspark.sql import SparkSession\nspark = SparkSession.builder.getOrCreate()\n' > repo/jobs/session.py
+"$planlint" --isolated repo/jobs/session.py >out 2>&1; [ $? = 0 ] && ok "no version-dependent finding without a target" || { bad "target default"; cat out; }
+printf 'target-spark-version = "3.1"\n' > repo/jobs/planlint.toml
+"$planlint" repo/jobs/session.py >out 2>&1; grep -q "AQE is off by default" out && ok "target-spark-version 3.1: AQE default advice" || { bad "target 3.1"; cat out; }
+rm repo/jobs/planlint.toml repo/jobs/session.py
 
 # Baselines: record, then only new findings; stable across renumbered ids and moved lines.
 plan=$fixtures/rules/python-row-udf/bad_batch_eval_python_formatted.plan

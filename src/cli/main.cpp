@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   std::string threshold;
   bool exit_zero = false, quiet = false, statistics = false;
   bool fix = false, unsafe_fixes = false, diff = false, isolated = false;
+  std::string options_target;
   std::string config_file, baseline, write_baseline;
   unsigned jobs = std::max(1U, std::thread::hardware_concurrency());
   app.add_option("PATH", paths, "Plan files or directories to lint ('-' reads stdin)");
@@ -100,6 +101,9 @@ int main(int argc, char** argv) {
   app.add_option("--config", config_file, "Use this configuration file for every input (no discovery)")
       ->check(CLI::ExistingFile);
   app.add_flag("--isolated", isolated, "Ignore configuration files");
+  app.add_option("--target-spark-version", options_target,
+                 "Spark version the code runs on (e.g. 3.1): advice "
+                 "that depends on defaults (AQE is on from 3.2) follows it");
   app.add_option("-j,--jobs", jobs, "Lint files in parallel on N threads (default: all cores)")
       ->check(CLI::PositiveNumber);
   app.add_option("--baseline", baseline, "Report only findings that are not in this baseline file");
@@ -137,6 +141,7 @@ int main(int argc, char** argv) {
   options.select = split_commas(select);
   options.extend_select = split_commas(extend_select);
   options.ignore = split_commas(ignore);
+  options.target_spark_version = options_target;
   for (const auto& s : lint::unknown_selectors(options)) {
     std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
     return 2;

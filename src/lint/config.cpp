@@ -192,6 +192,8 @@ LintOptions options_for(const fs::path& file, const Config* config, const LintOp
   if (config->broadcast_threshold && cli.broadcast_threshold_bytes == LintOptions{}.broadcast_threshold_bytes)
     o.broadcast_threshold_bytes = *config->broadcast_threshold;
   o.small_tables.insert(o.small_tables.end(), config->small_tables.begin(), config->small_tables.end());
+  if (cli.target_spark_version.empty() && config->target_spark_version)
+    o.target_spark_version = *config->target_spark_version;
   o.tolerated_shuffle_partitions.insert(o.tolerated_shuffle_partitions.end(),
                                         config->tolerated_shuffle_partitions.begin(),
                                         config->tolerated_shuffle_partitions.end());

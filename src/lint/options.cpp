@@ -1,6 +1,8 @@
 // Rule selection, as in ruff: select (default all), then extend-select adds, then ignore removes.
 #include "lint/options.hpp"
 
+#include <cstdio>
+
 namespace planlint::lint {
 
 bool selector_matches(const std::string& selector, const RuleInfo& rule) {
@@ -18,6 +20,13 @@ bool LintOptions::enabled(const RuleInfo& rule) const {
   // Opt-in rules need to be named (or matched by a prefix / ALL) in select or extend-select.
   bool on = (select.empty() && !rule.opt_in) || any(select) || any(extend_select);
   return on && !any(ignore);
+}
+
+bool LintOptions::targets_before(int major, int minor) const {
+  if (target_spark_version.empty()) return false;
+  int ma = 0, mi = 0;
+  if (std::sscanf(target_spark_version.c_str(), "%d.%d", &ma, &mi) < 1) return false;
+  return ma < major || (ma == major && mi < minor);
 }
 
 std::vector<std::string> unknown_selectors(const LintOptions& options) {

@@ -16,6 +16,10 @@ struct LintOptions {
   double broadcast_threshold_bytes = 10.0 * 1024 * 1024;   // spark.sql.autoBroadcastJoinThreshold default
   std::vector<std::string> small_tables;                   // table names that missing-broadcast treats as small
   std::vector<std::int64_t> tolerated_shuffle_partitions;  // values hardcoded-shuffle-partitions accepts
+  std::string target_spark_version;                        // "3.1", "3.5.0"; empty: current Spark
+
+  // True when a target version is set and is older than major.minor.
+  [[nodiscard]] bool targets_before(int major, int minor) const;
 
   // A selector is a rule id ("PL001"), a name ("redundant-shuffle"), an id prefix ("PL0") or "ALL".
   [[nodiscard]] bool enabled(const RuleInfo& rule) const;
