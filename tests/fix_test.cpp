@@ -111,3 +111,22 @@ TEST_CASE("unified diff of a fix", "[fix]") {
   CHECK(d == "--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
   CHECK(unified_diff("a.py", "x\n", "x\n").empty());
 }
+
+TEST_CASE("a fix that would add a syntax error is refused, the others applied", "[fix]") {
+  std::string src = "df = spark.table('t')\nrows = df.collect()\nx = (1 + 2)\n";
+  Fix good{"rename", Applicability::safe, {}, ""};
+  Edit e1;
+  e1.start_byte = 0;
+  e1.end_byte = 2;
+  e1.replacement = "events";
+  good.edits.push_back(e1);
+  Fix broken{"drop a parenthesis", Applicability::safe, {}, ""};
+  Edit e2;
+  e2.start_byte = static_cast<std::uint32_t>(src.find(')'));
+  e2.end_byte = e2.start_byte + 1;
+  broken.edits.push_back(e2);
+  auto r = apply_round("a.py", src, {good, broken}, LintOptions{});
+  CHECK(r.applied == std::vector<std::size_t>{0});
+  CHECK(r.refused == std::vector<std::size_t>{1});
+  CHECK(r.text == "events = spark.table('t')\nrows = df.collect()\nx = (1 + 2)\n");
+}

@@ -82,6 +82,49 @@ std::string eol_of(const std::string& text) { return text.find("\r\n") != std::s
 
 }  // namespace
 
+RoundResult apply_round(const std::string& path, const std::string& text, const std::vector<Fix>& fixes,
+                        const LintOptions& options) {
+  RoundResult out;
+  std::size_t base_errors = syntax_errors(lint_source_text(path, text, options));
+  std::vector<std::size_t> chosen;
+  Occupied occupied;
+  for (std::size_t i = 0; i < fixes.size(); ++i) {
+    if (fixes[i].edits.empty() || occupied.clashes(fixes[i])) continue;
+    occupied.add(fixes[i]);
+    chosen.push_back(i);
+  }
+  auto pointers = [&](const std::vector<std::size_t>& idx) {
+    std::vector<const Fix*> p;
+    for (std::size_t i : idx) p.push_back(&fixes[i]);
+    return p;
+  };
+  auto next = chosen.empty() ? std::optional<std::string>(text) : apply(path, text, pointers(chosen));
+  std::optional<FileResult> lint;
+  if (next) lint = lint_source_text(path, *next, options);
+  if (!next || syntax_errors(*lint) > base_errors) {
+    // Find the culprits one by one; keep the rest.
+    std::vector<std::size_t> good;
+    for (std::size_t i : chosen) {
+      auto one = apply(path, text, {&fixes[i]});
+      if (one && syntax_errors(lint_source_text(path, *one, options)) <= base_errors)
+        good.push_back(i);
+      else
+        out.refused.push_back(i);
+    }
+    chosen = good;
+    next = chosen.empty() ? std::optional<std::string>(text) : apply(path, text, pointers(chosen));
+    if (!next) {
+      next = text;
+      chosen.clear();
+    }
+    lint = lint_source_text(path, *next, options);
+  }
+  out.text = std::move(*next);
+  out.lint = std::move(*lint);
+  out.applied = std::move(chosen);
+  return out;
+}
+
 FixOutcome fix_text(const std::string& path, const std::string& text, const LintOptions& options,
                     const FixOptions& fix_options) {
   FixOutcome out;
@@ -96,8 +139,6 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
   std::string eol = eol_of(text);
   FileResult r = lint_source_text(path, current, options);
   for (int round = 0; round < fix_options.max_rounds; ++round) {
-    std::size_t base_errors = syntax_errors(r);
-    std::vector<const Fix*> chosen;
     std::vector<const Diagnostic*> owners;
     std::vector<Fix> adjusted;
     adjusted.reserve(r.diagnostics.size());
@@ -113,41 +154,21 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
       adjusted.push_back(std::move(f));
       owners.push_back(&d);
     }
-    Occupied occupied;
-    for (const auto& f : adjusted) {
-      if (occupied.clashes(f)) continue;
-      occupied.add(f);
-      chosen.push_back(&f);
+    if (adjusted.empty()) break;
+    RoundResult round_result = apply_round(path, current, adjusted, options);
+    for (std::size_t i : round_result.refused) {
+      refused.insert(owners[i]->fingerprint);
+      out.dropped.push_back(fmt::format("{}:{}: {}: fix \"{}\" would leave the file with a syntax error; not applied",
+                                        owners[i]->location.line, owners[i]->location.column, owners[i]->rule->name,
+                                        adjusted[i].title));
     }
-    if (chosen.empty()) break;
-    auto next = apply(path, current, chosen);
-    std::optional<FileResult> next_result;
-    if (next) next_result = lint_source_text(path, *next, options);
-    if (!next || syntax_errors(*next_result) > base_errors) {
-      // Find the culprits one by one; keep the rest for this round.
-      std::vector<const Fix*> good;
-      for (std::size_t i = 0; i < adjusted.size(); ++i) {
-        const Fix* f = &adjusted[i];
-        if (std::find(chosen.begin(), chosen.end(), f) == chosen.end()) continue;
-        auto one = apply(path, current, {f});
-        if (one && syntax_errors(lint_source_text(path, *one, options)) <= base_errors) {
-          good.push_back(f);
-        } else {
-          refused.insert(owners[i]->fingerprint);
-          out.dropped.push_back(
-              fmt::format("{}:{}: {}: fix \"{}\" would leave the file with a syntax error; not applied",
-                          owners[i]->location.line, owners[i]->location.column, owners[i]->rule->name, f->title));
-        }
-      }
-      chosen = good;
-      next = chosen.empty() ? std::optional<std::string>(current) : apply(path, current, chosen);
-      if (!next) next = current;
-      next_result = lint_source_text(path, *next, options);
+    if (round_result.text == current) {
+      if (round_result.refused.empty()) break;
+      continue;  // everything chosen was refused: try the fixes that were left out
     }
-    if (*next == current) break;
-    out.applied += static_cast<int>(chosen.size());
-    current = std::move(*next);
-    r = std::move(*next_result);
+    out.applied += static_cast<int>(round_result.applied.size());
+    current = std::move(round_result.text);
+    r = std::move(round_result.lint);
   }
   out.fixed = current;
   out.remaining = std::move(r);

@@ -22,6 +22,17 @@ struct FixOutcome {
   FileResult remaining;              // lint of the fixed text
 };
 
+// One round: choose non-overlapping fixes in order, apply them, and refuse any fix that adds a
+// syntax error (checked together, then one by one when the batch breaks the file).
+struct RoundResult {
+  std::string text;
+  FileResult lint;                   // lint of `text`
+  std::vector<std::size_t> applied;  // indices into the fixes
+  std::vector<std::size_t> refused;  // indices of fixes that would have broken the syntax
+};
+RoundResult apply_round(const std::string& path, const std::string& text, const std::vector<Fix>& fixes,
+                        const LintOptions& options);
+
 // Fix one source file's text (plans have only display-only fixes: nothing to apply).
 FixOutcome fix_text(const std::string& path, const std::string& text, const LintOptions& options,
                     const FixOptions& fix_options);
