@@ -62,7 +62,7 @@ namespace {
 bool has_equi_condition(const std::string& condition) {
   for (const auto& c : conjuncts(condition)) {
     auto eq = c.find(" = ");
-    if (eq == std::string::npos || c.find(" OR ") != std::string::npos) continue;
+    if (eq == std::string::npos || c.find(" OR ") != std::string::npos || c.find(" || ") != std::string::npos) continue;
     if (!plan::scan_attribute_refs(c.substr(0, eq)).empty() && !plan::scan_attribute_refs(c.substr(eq + 3)).empty())
       return true;
   }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "lint/engine.hpp"
+#include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
 
 using namespace planlint::lint;
@@ -79,4 +80,11 @@ TEST_CASE("several plans in one file are each linted", "[engine]") {
   auto r = lint_plan_text("p.plan", two, LintOptions{});
   CHECK(r.diagnostics.size() == 4);
   CHECK(r.diagnostics[0].fingerprint != r.diagnostics[2].fingerprint);  // occurrence index differs
+}
+
+TEST_CASE("conjuncts split AND and Spark 2's &&, not inside parentheses", "[engine]") {
+  CHECK(planlint::lint::conjuncts("((a#1 > 0) AND (b#2 = 1))") == std::vector<std::string>{"a#1 > 0", "b#2 = 1"});
+  CHECK(planlint::lint::conjuncts("(isnotnull(a#1) && (a#1 = 5)) && isnotnull(b#2)") ==
+        std::vector<std::string>{"isnotnull(a#1)", "a#1 = 5", "isnotnull(b#2)"});
+  CHECK(planlint::lint::conjuncts("(a#1 = 1) OR (b#2 AND c#3)").size() == 1);
 }

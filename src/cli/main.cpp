@@ -147,13 +147,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!threshold.empty()) {
-    std::string t = threshold;
-    for (const char* u : {"KB", "MB", "GB", "TB"}) {
-      auto pos = t.find(u);
-      if (pos != std::string::npos && pos > 0 && t[pos - 1] != ' ') t.insert(pos, " ");
-    }
-    auto bytes = plan::parse_byte_size(t);
-    if (!bytes || *bytes < 0) {
+    auto bytes = lint::parse_size(threshold);
+    if (!bytes) {
       std::cerr << "planlint: error: --broadcast-threshold: '" << threshold << "' is not a size (e.g. 10MB)\n";
       return 2;
     }

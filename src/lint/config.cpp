@@ -6,8 +6,6 @@
 #include <toml++/toml.h>
 #include <set>
 
-#include "plan/operator_fields.hpp"
-
 namespace planlint::lint {
 namespace fs = std::filesystem;
 
@@ -105,12 +103,7 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       if (auto i = value.value<std::int64_t>(); i && value.is_integer()) {
         c.broadcast_threshold = static_cast<double>(*i);
       } else if (auto s = value.value<std::string>()) {
-        std::string t = *s;
-        for (const char* u : {"KB", "MB", "GB", "TB"}) {
-          auto pos = t.find(u);
-          if (pos != std::string::npos && pos > 0 && t[pos - 1] != ' ') t.insert(pos, " ");
-        }
-        auto bytes = plan::parse_byte_size(t);
+        auto bytes = parse_size(*s);
         if (!bytes)
           errors.push_back(error_at(file, value, "`broadcast-threshold` must be bytes or a size like \"10MB\""));
         c.broadcast_threshold = bytes;

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "plan/operator_fields.hpp"
+
 namespace planlint::lint {
 
 bool selector_matches(const std::string& selector, const RuleInfo& rule) {
@@ -20,6 +22,20 @@ bool LintOptions::enabled(const RuleInfo& rule) const {
   // Opt-in rules need to be named (or matched by a prefix / ALL) in select or extend-select.
   bool on = (select.empty() && !rule.opt_in) || any(select) || any(extend_select);
   return on && !any(ignore);
+}
+
+std::optional<double> parse_size(std::string_view text) {
+  std::string t(text);
+  for (const char* u : {"KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"}) {
+    auto pos = t.find(u);
+    if (pos != std::string::npos && pos > 0 && t[pos - 1] != ' ') {
+      t.insert(pos, " ");
+      break;
+    }
+  }
+  auto bytes = plan::parse_byte_size(t);
+  if (!bytes || *bytes < 0) return std::nullopt;
+  return bytes;
 }
 
 bool LintOptions::targets_before(int major, int minor) const {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/rule.hpp"
@@ -24,6 +26,9 @@ struct LintOptions {
   // A selector is a rule id ("PL001"), a name ("redundant-shuffle"), an id prefix ("PL0") or "ALL".
   [[nodiscard]] bool enabled(const RuleInfo& rule) const;
 };
+
+// "10MB", "10 MiB", "10485760": a size in bytes for thresholds given by users; nullopt if not a size.
+std::optional<double> parse_size(std::string_view text);
 
 bool selector_matches(const std::string& selector, const RuleInfo& rule);
 // Selectors that match no rule, for a usage error.

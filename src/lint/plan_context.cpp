@@ -124,7 +124,8 @@ void split_and(std::string_view s, std::vector<std::string>& out, int budget) {
     char c = s[i];
     if (c == '(' || c == '[') ++depth;
     if ((c == ')' || c == ']') && depth > 0) --depth;
-    if (depth == 0 && s.compare(i, 5, " AND ") == 0) cuts.push_back(i);
+    // Spark 2 printed AND as "&&".
+    if (depth == 0 && (s.compare(i, 5, " AND ") == 0 || s.compare(i, 4, " && ") == 0)) cuts.push_back(i);
   }
   if (cuts.empty() || budget == 0) {
     if (!s.empty()) out.emplace_back(s);
@@ -133,7 +134,7 @@ void split_and(std::string_view s, std::vector<std::string>& out, int budget) {
   std::size_t start = 0;
   for (std::size_t cut : cuts) {
     split_and(s.substr(start, cut - start), out, budget - 1);
-    start = cut + 5;
+    start = cut + (s[cut + 1] == '&' ? 4 : 5);
   }
   split_and(s.substr(start), out, budget - 1);
 }
