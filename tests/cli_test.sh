@@ -71,7 +71,7 @@ contains "syntax error position" out "bad_lines_recovered.plan:6:7: error: expec
 check "--version" 0 "$planlint" --version
 contains "version text" out "planlint 0."
 check "--help" 0 "$planlint" --help
-contains "help explains exit codes" out "Exit status: 0 no findings, 1 findings, 2 usage or I/O error."
+contains "help explains exit codes" out "Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error."
 check "rules list" 0 "$planlint" rules
 contains "rules list has names" out "redundant-shuffle"
 check "rules json" 0 "$planlint" rules --format json

@@ -58,7 +58,7 @@ bool read_all(const Input& in, std::string& text, std::string& error) {
 }  // namespace
 
 namespace {
-lint::FileResult lint_one(const Input& in) {
+lint::FileResult lint_one_unguarded(const Input& in) {
   std::string text, error;
   if (!read_all(in, text, error)) {
     lint::FileResult r;
@@ -70,6 +70,19 @@ lint::FileResult lint_one(const Input& in) {
   if (lint::is_source_path(in.path)) return lint::lint_source_text(in.path, std::move(text), in.options);
   return lint::lint_plan_text(in.path, text, in.options);
 }
+// Whatever goes wrong inside one file (an exception from a library, memory), the other files are
+// still linted and the run ends with an error naming the file: never a crash.
+lint::FileResult lint_one(const Input& in) {
+  try {
+    return lint_one_unguarded(in);
+  } catch (const std::exception& e) {
+    lint::FileResult r;
+    r.path = in.path;
+    r.io_error = std::string("internal error: ") + e.what();
+    return r;
+  }
+}
+
 }  // namespace
 
 std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs) {
@@ -99,7 +112,16 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
       results.push_back(std::move(r));
       continue;
     }
-    lint::FixOutcome o = lint::fix_text(in.path, text, in.options, fo);
+    lint::FixOutcome o;
+    try {
+      o = lint::fix_text(in.path, text, in.options, fo);
+    } catch (const std::exception& e) {
+      lint::FileResult r;
+      r.path = in.path;
+      r.io_error = std::string("internal error: ") + e.what();
+      results.push_back(std::move(r));
+      continue;
+    }
     for (const auto& d : o.dropped) std::cerr << "planlint: warning: " << in.path << ":" << d << "\n";
     if (o.fixed != o.original) {
       run.applied += o.applied;

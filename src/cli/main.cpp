@@ -35,7 +35,7 @@ constexpr const char* kFooter = R"(Examples:
 Fixes: --fix applies safe fixes, --unsafe-fixes adds the unsafe ones, --diff shows them without writing.
 Suppress a finding with `# noqa: RULE` at the end of its line, or `# planlint: noqa: RULE` for a file.
 
-Exit status: 0 no findings, 1 findings, 2 usage or I/O error.)";
+Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error.)";
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {
   std::vector<std::string> out;
@@ -57,8 +57,12 @@ bool is_lintable(const fs::path& p) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "planlint: find Spark performance problems in query plans (explain output) before they cost money.\n"
-      "PATH is a plan file, a directory (searched for *.txt, *.plan, *.explain) or '-' for stdin."};
+      "planlint: find Spark performance problems before they cost money, in query plans (explain output) and\n"
+      "in PySpark code (.py files, Jupyter .ipynb and Databricks notebooks).\n"
+      "PATH is a file, a directory (searched for *.py, *.ipynb, *.txt, *.plan, *.explain; .git, virtualenvs\n"
+      "and node_modules skipped) or '-' for stdin (a plan unless --stdin-filename ends in .py or .ipynb).\n"
+      "Configuration: [tool.planlint] in pyproject.toml, or planlint.toml / .planlint.toml, the closest above\n"
+      "each file."};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
 
@@ -74,7 +78,7 @@ int main(int argc, char** argv) {
   std::string options_target;
   std::string config_file, baseline, write_baseline;
   unsigned jobs = std::max(1U, std::thread::hardware_concurrency());
-  app.add_option("PATH", paths, "Plan files or directories to lint ('-' reads stdin)");
+  app.add_option("PATH", paths, "Files or directories to lint ('-' reads stdin)");
   app.add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
       ->capture_default_str();

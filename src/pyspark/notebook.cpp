@@ -151,8 +151,9 @@ bool load_jupyter(SourceFile& f) {
     return false;
   };
   RawLines raw_lines(f.raw);
+  ondemand::document doc;
   try {
-    ondemand::document doc = parser.iterate(json);
+    doc = parser.iterate(json);
     ondemand::object root = doc.get_object();
     ondemand::array cells;
     bool have_cells = false;
@@ -238,7 +239,11 @@ bool load_jupyter(SourceFile& f) {
       f.cells.push_back(std::move(cell));
     }
   } catch (const simdjson_error& e) {
-    return fail(error_message(e.error()), 0);
+    // Point at where the reader stopped, not at the start of the file.
+    std::size_t offset = 0;
+    auto where = doc.current_location();
+    if (!where.error()) offset = static_cast<std::size_t>(where.value_unsafe() - json.data());
+    return fail(error_message(e.error()), std::min(offset, f.raw.size()));
   }
   return true;
 }
