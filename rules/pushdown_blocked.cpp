@@ -8,7 +8,6 @@
 namespace planlint::rules {
 
 using namespace planlint::lint;
-using plan::OpKind;
 using plan::PlanNode;
 
 extern const RuleInfo kPushdownBlocked{"PL010",

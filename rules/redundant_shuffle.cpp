@@ -8,7 +8,6 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 using plan::ExchangeInfo;
-using plan::OpKind;
 using plan::Partitioning;
 using plan::PlanNode;
 

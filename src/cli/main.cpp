@@ -53,9 +53,7 @@ bool is_lintable(const fs::path& p) {
   return e == ".txt" || e == ".plan" || e == ".explain" || e == ".py" || e == ".ipynb";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{
       "planlint: find Spark performance problems before they cost money, in query plans (explain output) and\n"
       "in PySpark code (.py files, Jupyter .ipynb and Databricks notebooks).\n"
@@ -293,4 +291,15 @@ int main(int argc, char** argv) {
   if (!cli::write_output(output, report)) return 2;
   if (io_error) return 2;
   return findings > 0 && !exit_zero ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "planlint: internal error: " << e.what() << "\n";
+    return 2;
+  }
 }

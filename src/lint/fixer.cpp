@@ -95,6 +95,7 @@ RoundResult apply_round(const std::string& path, const std::string& text, const 
   }
   auto pointers = [&](const std::vector<std::size_t>& idx) {
     std::vector<const Fix*> p;
+    p.reserve(idx.size());
     for (std::size_t i : idx) p.push_back(&fixes[i]);
     return p;
   };
@@ -228,7 +229,7 @@ void myers(const std::vector<std::string>& a, const std::vector<std::string>& b,
   for (int d = 0; d <= max && d <= 4000; ++d) {
     trace.push_back(v);
     for (int k = -d; k <= d; k += 2) {
-      auto idx = [&](int kk) { return static_cast<std::size_t>(kk + max); };
+      auto idx = [&](int kk) { return static_cast<std::size_t>(kk) + static_cast<std::size_t>(max); };
       int x = (k == -d || (k != d && v[idx(k - 1)] < v[idx(k + 1)])) ? v[idx(k + 1)] : v[idx(k - 1)] + 1;
       int y = x - k;
       while (x < n && y < m && a[static_cast<std::size_t>(x)] == b[static_cast<std::size_t>(y)]) ++x, ++y;
@@ -244,7 +245,7 @@ void myers(const std::vector<std::string>& a, const std::vector<std::string>& b,
   int x = n, y = m;
   for (int d = d_final; d > 0; --d) {
     const auto& vd = trace[static_cast<std::size_t>(d)];
-    auto idx = [&](int kk) { return static_cast<std::size_t>(kk + max); };
+    auto idx = [&](int kk) { return static_cast<std::size_t>(kk) + static_cast<std::size_t>(max); };
     int k = x - y;
     int prev_k = (k == -d || (k != d && vd[idx(k - 1)] < vd[idx(k + 1)])) ? k + 1 : k - 1;
     int prev_x = vd[idx(prev_k)];

@@ -701,7 +701,7 @@ std::string SourceModel::qualify(std::string_view dotted) const {
     if (m == "pyspark.sql.functions" && dot == std::string_view::npos) {
       static const std::set<std::string, std::less<>> known{"udf",    "pandas_udf", "broadcast", "col",
                                                             "column", "expr",       "lit"};
-      if (known.count(head) != 0) return m + "." + head;
+      if (known.count(head) != 0) return m + '.' + head;
     }
   }
   return std::string(dotted);
