@@ -50,10 +50,12 @@ upper = F.upper("name")
 ```
 
 ## Fix safety
-Plans: display-only. PySpark source: when the UDF is a simple lambda with a built-in equivalent
-(`lambda s: s.upper()` -> `F.upper`, `.lower()`, `.strip()`, `len(s)`), the finding names the
-built-in; the rewrite of each call site is left to the user (display-only), because the UDF's
-declared return type and null handling may differ from the built-in. Otherwise: replace the UDF with a built-in from `pyspark.sql.functions` where one exists, or make
+Plans: display-only. PySpark source: when the UDF is a lambda bound to a name with a one-argument
+built-in equivalent (`lambda s: s.upper()` -> `F.upper`, `.lower()`, `.strip()`, `len(s)`,
+`abs(x)`) and `pyspark.sql.functions` is imported, every call site is rewritten to the built-in as an
+unsafe fix (`--unsafe-fixes`): the UDF's declared return type (StringType unless given) and its null
+handling can differ from the built-in's. Arithmetic lambdas get the expression as a suggestion only.
+Otherwise: replace the UDF with a built-in from `pyspark.sql.functions` where one exists, or make
 it a vectorised `@pandas_udf`, which exchanges Arrow batches instead of single rows.
 
 ## Options
@@ -99,20 +101,40 @@ std::string builtin_for(const pyspark::Expr::Lambda& l) {
 
 }  // namespace
 
+// The pyspark.sql.functions name for a one-argument built-in suggestion ("F.upper(col)" -> "upper").
+std::string function_of(const std::string& builtin) {
+  if (builtin.rfind("F.", 0) != 0 || builtin.find("(col)") == std::string::npos) return {};
+  return builtin.substr(2, builtin.find('(') - 2);
+}
+
 // Source: @udf, F.udf(...), udf(lambda ...), spark.udf.register(name, python_function).
 void check_python_row_udf_source(SourceContext& ctx) {
-  for (const auto& u : ctx.model().udfs) {
+  const auto& m = ctx.model();
+  for (const auto& u : m.udfs) {
     if (u.kind != pyspark::UdfKind::row) continue;
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
     std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
     auto& d = ctx.report(u.cell, u.pos,
                          what + " is a row-at-a-time Python UDF: every row is serialised to a Python worker and back" +
                              (builtin.empty() ? "" : "; the built-in " + builtin + " does the same in the JVM"));
-    ctx.attach_fix(d, builtin.empty() ? "Use a built-in or a pandas UDF" : "Use the built-in",
-                   Applicability::display_only,
-                   builtin.empty() ? "Use built-ins from pyspark.sql.functions, or declare it with @pandas_udf to "
-                                     "process Arrow batches."
-                                   : "Replace calls of " + what + " with " + builtin + ".");
+    std::string fn = function_of(builtin);
+    std::string spelling = fn.empty() ? std::string() : functions_spelling(m, fn);
+    Fix& f =
+        ctx.attach_fix(d, builtin.empty() ? "Use a built-in or a pandas UDF" : "Call the built-in instead",
+                       Applicability::display_only,
+                       builtin.empty() ? "Use built-ins from pyspark.sql.functions, or declare it with @pandas_udf "
+                                         "to process Arrow batches."
+                                       : "Replace calls of " + what + " with " + builtin + ".");
+    // `upper("name")` -> `F.upper("name")` at every call site of a lambda UDF bound to a name, when
+    // pyspark.sql.functions is already imported: unsafe, because the UDF's declared return type
+    // (StringType unless given) and null handling can differ from the built-in's.
+    if (u.name.empty() || spelling.empty()) continue;
+    for (const auto& c : m.chains) {
+      if (!c.root_is_call || c.root != u.name || c.root_expr.text.rfind(u.name + "(", 0) != 0) continue;
+      std::uint32_t at = c.root_expr.pos.start_byte;
+      SourceContext::add_edit(f, c.cell, at, at + static_cast<std::uint32_t>(u.name.size()), spelling);
+    }
+    if (!f.edits.empty()) f.applicability = Applicability::unsafe;
   }
 }
 
