@@ -18,7 +18,7 @@ grep -q '^-by_customer = orders.repartition("customer_id")' "$work/diff" && ok "
 cmp -s "$src" "$work/job.py" && ok "--diff writes nothing" || bad "--diff modified the file"
 "$planlint" --fix "$work/job.py" >"$work/out" 2>&1; rc=$?
 [ $rc = 1 ] && ok "--fix exits 1 while unfixable findings remain" || bad "--fix exit $rc"
-grep -q "Fixed 3 findings in 1 file." "$work/out" && ok "--fix reports what it fixed" || { bad "--fix summary"; cat "$work/out"; }
+grep -q "Fixed 4 findings in 1 file." "$work/out" && ok "--fix reports what it fixed" || { bad "--fix summary"; cat "$work/out"; }
 [ "$(stat -c %a "$work/job.py")" = 751 ] && ok "--fix keeps permissions" || bad "permissions $(stat -c %a "$work/job.py")"
 cp "$work/job.py" "$work/once.py"
 "$planlint" --fix "$work/job.py" >/dev/null 2>&1
