@@ -123,7 +123,24 @@ void check_filter_after_udf(PlanContext& ctx) {
   }
 }
 
-// Source: .withColumn(name, python_udf(...)) ... .filter(cond) where cond does not use `name`.
+// The column a select computes with a Python UDF: its alias, or the UDF's default "name(args)".
+std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::Link& select) {
+  for (const auto& a : select.args) {
+    const pyspark::Expr& e = a.value;
+    const pyspark::Chain* c = e.chain;
+    bool has_links = c != nullptr && !c->links.empty();
+    if (!has_links && is_python_udf_call(m, e)) return e.text;  // no alias: nothing downstream names it
+    if (!has_links || !c->root_is_call) continue;
+    bool udf = m.udf_names.count(c->root) != 0 || m.pandas_udf_names.count(c->root) != 0;
+    const pyspark::Link& last = c->links.back();
+    if (udf && (last.name == "alias" || last.name == "name") && !last.args.empty() && last.args[0].value.string_value)
+      return *last.args[0].value.string_value;
+  }
+  return {};
+}
+
+// Source: .withColumn(name, python_udf(...)) or .select(..., python_udf(...).alias(name)) ...
+// .filter(cond) where cond does not use `name`.
 void check_filter_after_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   for (const auto& chain : m.chains) {
@@ -147,14 +164,21 @@ void check_filter_after_udf_source(SourceContext& ctx) {
           }
         }
       }
-      // Walk back over filters/selects/withColumns to a withColumn that calls a Python UDF.
+      // Walk back over filters to a withColumn or select that calls a Python UDF.
       for (std::size_t k = i; k-- > 0;) {
         const pyspark::Link& prev = *pipeline[k].link;
-        if (prev.name != "withColumn" && prev.name != "filter" && prev.name != "where") break;
-        if (prev.name != "withColumn" || prev.args.size() < 2) continue;
-        const pyspark::Expr& value = prev.args[1].value;
-        if (!is_python_udf_call(m, value) || !prev.args[0].value.string_value) continue;
-        const std::string& col = *prev.args[0].value.string_value;
+        if (prev.name != "withColumn" && prev.name != "select" && prev.name != "filter" && prev.name != "where") break;
+        std::string col;
+        if (prev.name == "withColumn" && prev.args.size() >= 2 && is_python_udf_call(m, prev.args[1].value) &&
+            prev.args[0].value.string_value) {
+          col = *prev.args[0].value.string_value;
+        } else if (prev.name == "select") {
+          col = udf_column_of_select(m, prev);
+        }
+        if (col.empty()) {
+          if (prev.name == "select") break;  // a select without a UDF ends the search
+          continue;
+        }
         if (std::find(cond_cols.begin(), cond_cols.end(), col) != cond_cols.end()) break;
         auto& d = ctx.report(pipeline[i].chain->cell, filter.name_pos,
                              "`" + filter.name + "` runs after the Python UDF column `" + col +
@@ -162,7 +186,8 @@ void check_filter_after_udf_source(SourceContext& ctx) {
         Fix& f = ctx.attach_fix(
             d, "Move the filter before the UDF", Applicability::unsafe,
             "Apply `." + filter.name + "(" + cond.text + ")` before `.withColumn(\"" + col + "\", ...)`.");
-        if (pipeline[k].chain == pipeline[i].chain) {
+        // Moving a filter before a select could reference columns the select drops: only withColumn.
+        if (pipeline[k].chain == pipeline[i].chain && prev.name == "withColumn") {
           std::string_view text = ctx.cell_text(pipeline[i].chain->cell);
           std::string moved(
               text.substr(filter.link_pos.start_byte, filter.link_pos.end_byte - filter.link_pos.start_byte));
