@@ -103,5 +103,12 @@ check "syntax error in one file, others still linted" 1 "$planlint" "$fixtures/s
 contains "syntax error reported" out "bad_python2.py:3:1: error"
 contains "other file linted" out "[cartesian-join]"
 
+python3 -c "
+lines = ['Project [a#1]'] + [' ' * (3 * i) + '+- Filter (a#1 > 0)' for i in range(3000)]
+open('$work/deep.plan', 'w').write(chr(10).join(lines) + chr(10))"
+check "3000-deep plan lints" 0 "$planlint" -q "$work/deep.plan"
+check "3000-deep plan dumps as text" 0 "$planlint" parse "$work/deep.plan"
+check "3000-deep plan dumps as JSON" 0 "$planlint" parse "$work/deep.plan" --dump json
+
 echo "$fails failed"
 [ "$fails" = 0 ]

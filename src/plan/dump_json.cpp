@@ -63,17 +63,32 @@ json node_json(const PlanNode& n) {
     if (n.stats.size_in_bytes) j["statistics"]["size_in_bytes"] = *n.stats.size_in_bytes;
     if (n.stats.row_count) j["statistics"]["row_count"] = *n.stats.row_count;
   }
-  if (!n.subqueries.empty()) {
-    json s = json::array();
-    for (const PlanNode* c : n.subqueries) s.push_back(node_json(*c));
-    j["subqueries"] = s;
-  }
-  if (!n.children.empty()) {
-    json c = json::array();
-    for (const PlanNode* ch : n.children) c.push_back(node_json(*ch));
-    j["children"] = c;
-  }
   return j;
+}
+
+// A tree as a flat list in pre-order, each node naming its parent: no nesting, so no depth limit.
+json tree_json(const PlanNode* root) {
+  json nodes = json::array();
+  struct Item {
+    const PlanNode* node;
+    long parent;
+    const char* relation;
+  };
+  std::vector<Item> stack{{root, -1, "root"}};
+  while (!stack.empty()) {
+    Item it = stack.back();
+    stack.pop_back();
+    json j = node_json(*it.node);
+    long id = static_cast<long>(nodes.size());
+    j["id"] = id;
+    j["parent"] = it.parent < 0 ? json(nullptr) : json(it.parent);
+    j["relation"] = it.relation;
+    nodes.push_back(std::move(j));
+    for (auto c = it.node->children.rbegin(); c != it.node->children.rend(); ++c) stack.push_back({*c, id, "child"});
+    for (auto q = it.node->subqueries.rbegin(); q != it.node->subqueries.rend(); ++q)
+      stack.push_back({*q, id, "subquery"});
+  }
+  return nodes;
 }
 
 }  // namespace
@@ -84,12 +99,12 @@ std::string dump_json(const Document& doc) {
     json sections = json::array();
     for (const auto& s : p.sections) {
       json roots = json::array();
-      for (const PlanNode* r : s.roots) roots.push_back(node_json(*r));
+      for (const PlanNode* r : s.roots) roots.push_back(tree_json(r));
       sections.push_back({{"section", to_string(s.section)}, {"header_line", s.header_line}, {"roots", roots}});
     }
     json subs = json::array();
     for (const auto& [number, root] : p.subqueries)
-      subs.push_back({{"number", number}, {"hosted", root->parent != nullptr}, {"root", node_json(*root)}});
+      subs.push_back({{"number", number}, {"hosted", root->parent != nullptr}, {"nodes", tree_json(root)}});
     plans.push_back({{"first_line", p.first_line},
                      {"formatted", p.formatted},
                      {"sections", sections},

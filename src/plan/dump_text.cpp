@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "plan/dump.hpp"
 
 namespace planlint::plan {
@@ -42,19 +44,34 @@ std::string fields_text(const PlanNode& n) {
   return out;
 }
 
-void dump_node(std::string& out, const PlanNode& n, int depth, std::string_view edge) {
-  out += std::string(static_cast<std::size_t>(depth) * 2, ' ');
-  out += edge;
-  out += fmt::format("{} @{}:{} kind={}", n.name, n.span.line, n.span.column, to_string(n.kind));
-  if (n.codegen_stage) out += fmt::format(" stage={}", *n.codegen_stage);
-  if (n.operator_id) out += fmt::format(" id={}", *n.operator_id);
-  if (n.aqe_role != AqeRole::none) out += fmt::format(" aqe=\"{}\"", to_string(n.aqe_role));
-  if (n.unresolved) out += " unresolved";
-  if (n.fallback) out += " fallback";
-  out += fields_text(n);
-  out += '\n';
-  for (const PlanNode* s : n.subqueries) dump_node(out, *s, depth + 1, "subquery: ");
-  for (const PlanNode* c : n.children) dump_node(out, *c, depth + 1, "");
+// Iterative: plans can nest thousands of levels deep, and a dump must never overflow the stack.
+void dump_node(std::string& out, const PlanNode& root, int base_depth, std::string_view root_edge) {
+  struct Item {
+    const PlanNode* node;
+    int depth;
+    std::string_view edge;
+  };
+  std::vector<Item> stack{{&root, base_depth, root_edge}};
+  while (!stack.empty()) {
+    Item it = stack.back();
+    stack.pop_back();
+    const PlanNode& n = *it.node;
+    // Indentation stops growing at 200 levels (the depth is printed instead) so the dump stays linear.
+    out += std::string(static_cast<std::size_t>(std::min(it.depth, 200)) * 2, ' ');
+    if (it.depth > 200) out += fmt::format("[depth {}] ", it.depth);
+    out += it.edge;
+    out += fmt::format("{} @{}:{} kind={}", n.name, n.span.line, n.span.column, to_string(n.kind));
+    if (n.codegen_stage) out += fmt::format(" stage={}", *n.codegen_stage);
+    if (n.operator_id) out += fmt::format(" id={}", *n.operator_id);
+    if (n.aqe_role != AqeRole::none) out += fmt::format(" aqe=\"{}\"", to_string(n.aqe_role));
+    if (n.unresolved) out += " unresolved";
+    if (n.fallback) out += " fallback";
+    out += fields_text(n);
+    out += '\n';
+    for (auto c = n.children.rbegin(); c != n.children.rend(); ++c) stack.push_back({*c, it.depth + 1, ""});
+    for (auto q = n.subqueries.rbegin(); q != n.subqueries.rend(); ++q)
+      stack.push_back({*q, it.depth + 1, "subquery: "});
+  }
 }
 
 }  // namespace
