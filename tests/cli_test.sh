@@ -110,5 +110,9 @@ check "3000-deep plan lints" 0 "$planlint" -q "$work/deep.plan"
 check "3000-deep plan dumps as text" 0 "$planlint" parse "$work/deep.plan"
 check "3000-deep plan dumps as JSON" 0 "$planlint" parse "$work/deep.plan" --dump json
 
+: > "$work/empty.ipynb"
+check "empty notebook is a finding, not a crash" 1 "$planlint" "$work/empty.ipynb"
+contains "empty notebook error" out "empty.ipynb:1:1: error: not a Jupyter notebook"
+
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -152,8 +152,10 @@ bool load_jupyter(SourceFile& f) {
   };
   RawLines raw_lines(f.raw);
   ondemand::document doc;
+  bool started = false;  // current_location() is only valid on a document that iterate() accepted
   try {
     doc = parser.iterate(json);
+    started = true;
     ondemand::object root = doc.get_object();
     ondemand::array cells;
     bool have_cells = false;
@@ -241,8 +243,10 @@ bool load_jupyter(SourceFile& f) {
   } catch (const simdjson_error& e) {
     // Point at where the reader stopped, not at the start of the file.
     std::size_t offset = 0;
-    auto where = doc.current_location();
-    if (!where.error()) offset = static_cast<std::size_t>(where.value_unsafe() - json.data());
+    if (started) {
+      auto where = doc.current_location();
+      if (!where.error()) offset = static_cast<std::size_t>(where.value_unsafe() - json.data());
+    }
     return fail(error_message(e.error()), std::min(offset, f.raw.size()));
   }
   return true;
