@@ -81,6 +81,9 @@ check "unknown rule doc" 2 "$planlint" rule nope
 check "parse dump" 0 "$planlint" parse "$bad"
 contains "parse dump tree" out "BatchEvalPython @4:4 kind=python_eval"
 check "parse dump json" 0 "$planlint" parse "$bad" --dump json
+contains "parse dump json is JSON" out '"plans": ['
+check "parse --dump alone is the text tree" 0 "$planlint" parse "$bad" --dump
+contains "parse --dump text tree" out "BatchEvalPython @4:4 kind=python_eval"
 check "binary garbage does not crash" 1 bash -c "head -c 4096 /dev/urandom | tr -d '\n' | \"$planlint\" - --quiet"
 check "empty input is clean" 0 bash -c "\"$planlint\" - < /dev/null"
 check "whole corpus lints without error exit" 1 "$planlint" --quiet --statistics "$corpus/plans"

@@ -117,7 +117,11 @@ int run(int argc, char** argv) {
   std::string parse_file;
   std::string dump = "text";
   parse->add_option("FILE", parse_file, "Plan file ('-' for stdin)")->required();
-  parse->add_option("--dump", dump, "Tree dump format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  // `--dump` alone prints the indented tree; `--dump json` the JSON form.
+  parse->add_option("--dump", dump, "Tree dump format (text when given alone)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->expected(0, 1)
+      ->default_str("text");
 
   auto* rules_cmd = app.add_subcommand("rules", "List every rule: id, name, fix availability and summary");
   std::string rules_format = "text";
