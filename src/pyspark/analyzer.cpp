@@ -41,7 +41,11 @@ const std::set<std::string, std::less<>> kSparkOnlyMethods{"withColumn",
                                                            "hint"};
 const std::set<std::string, std::less<>> kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
 
-std::string_view node_type(TSNode n) { return ts_node_type(n); }
+// Null-safe wrappers: a missing field (an error-recovered or parameterless node) is a null TSNode,
+// and the 0.20 runtime dereferences it in most calls.
+std::string_view node_type(TSNode n) { return ts_node_is_null(n) ? std::string_view{} : ts_node_type(n); }
+std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
 
 bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), t) == 0; }
 
@@ -66,7 +70,7 @@ TSFieldId field_id(const char* name) {
 TSNode field(TSNode n, const char* name) {
   // One slot per call site would be faster still; a map lookup is already far cheaper than the
   // runtime's linear search over the language's field names.
-  return ts_node_child_by_field_id(n, field_id(name));
+  return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, field_id(name));
 }
 
 class Analyzer {
@@ -126,13 +130,12 @@ class Analyzer {
   std::optional<Expr::Lambda> root_lambda(TSNode call) {
     if (!is_type(call, "call")) return std::nullopt;
     TSNode args = field(call, "arguments");
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+    for (std::uint32_t i = 0; i < named_count(args); ++i) {
       TSNode a = ts_node_named_child(args, i);
       if (!is_type(a, "lambda")) continue;
       Expr::Lambda l;
       TSNode params = field(a, "parameters");
-      for (std::uint32_t k = 0; k < ts_node_named_child_count(params); ++k)
-        l.params.push_back(text(ts_node_named_child(params, k)));
+      for (std::uint32_t k = 0; k < named_count(params); ++k) l.params.push_back(text(ts_node_named_child(params, k)));
       l.body = text(field(a, "body"));
       return l;
     }
@@ -140,12 +143,14 @@ class Analyzer {
   }
 
   std::string text(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
     auto b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e > src_.size() || b > e) return {};
     return std::string(src_.substr(b, e - b));
   }
 
   Pos pos_of(TSNode n) const {
+    if (ts_node_is_null(n)) return Pos{};
     TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
     return Pos{s.row + 1, s.column + 1, e.row + 1, e.column + 1, ts_node_start_byte(n), ts_node_end_byte(n)};
   }
@@ -155,7 +160,7 @@ class Analyzer {
   // between the links stay.
   Pos removal_range(TSNode obj, TSNode call) const {
     Pos p = pos_of(call);
-    std::size_t start = ts_node_end_byte(obj);
+    std::size_t start = ts_node_is_null(obj) ? p.start_byte : ts_node_end_byte(obj);
     std::size_t dot = src_.find('.', start);
     if (dot != std::string_view::npos && dot < p.end_byte) {
       std::size_t line_start = src_.rfind('\n', dot);
@@ -197,7 +202,7 @@ class Analyzer {
       TSNode n = stack.back();
       stack.pop_back();
       if (is_type(n, "print_statement") || is_type(n, "exec_statement")) return pos_of(n);
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) stack.push_back(ts_node_named_child(n, i));
+      for (std::uint32_t i = 0; i < named_count(n); ++i) stack.push_back(ts_node_named_child(n, i));
     }
     return std::nullopt;
   }
@@ -214,7 +219,7 @@ class Analyzer {
   }
 
   void handle_import(TSNode n) {
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    for (std::uint32_t i = 0; i < named_count(n); ++i) {
       TSNode c = ts_node_named_child(n, i);
       if (is_type(c, "dotted_name")) {
         std::string name = text(c);
@@ -228,7 +233,7 @@ class Analyzer {
 
   void handle_import_from(TSNode n) {
     std::string module = text(field(n, "module_name"));
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    for (std::uint32_t i = 0; i < named_count(n); ++i) {
       TSNode c = ts_node_named_child(n, i);
       if (ts_node_eq(c, field(n, "module_name"))) continue;
       if (is_type(c, "wildcard_import")) {
@@ -272,19 +277,18 @@ class Analyzer {
       bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" ||
                     callee == "pyspark.sql.functions.expr";
       TSNode args = field(n, "arguments");
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
+      for (std::uint32_t i = 0; i < named_count(args); ++i)
         collect_columns(ts_node_named_child(args, i), e, depth + 1, callee == "pyspark.sql.functions.expr");
       if (!col_fn) collect_columns(field(n, "function"), e, depth + 1, false);
       return;
     }
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-      collect_columns(ts_node_named_child(n, i), e, depth + 1, false);
+    for (std::uint32_t i = 0; i < named_count(n); ++i) collect_columns(ts_node_named_child(n, i), e, depth + 1, false);
   }
 
   std::optional<std::string> string_value(TSNode n) const {
     if (!is_type(n, "string")) return std::nullopt;
     std::string out;
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    for (std::uint32_t i = 0; i < named_count(n); ++i) {
       TSNode c = ts_node_named_child(n, i);
       if (is_type(c, "interpolation")) return std::nullopt;  // f-string with values: not a literal
       if (is_type(c, "string_content")) out += text(c);
@@ -317,8 +321,7 @@ class Analyzer {
     if (is_type(n, "lambda")) {
       Expr::Lambda l;
       TSNode params = field(n, "parameters");
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i)
-        l.params.push_back(text(ts_node_named_child(params, i)));
+      for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(text(ts_node_named_child(params, i)));
       l.body = text(field(n, "body"));
       e.lambda = l;
     }
@@ -353,7 +356,7 @@ class Analyzer {
           TSNode obj = field(fn, "object");
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
-          for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+          for (std::uint32_t i = 0; i < named_count(args); ++i) {
             TSNode a = ts_node_named_child(args, i);
             if (is_type(a, "comment")) continue;
             Arg arg;
@@ -381,13 +384,13 @@ class Analyzer {
         l.name_pos = pos_of(field(cur, "attribute"));
         TSNode obj = field(cur, "object");
         l.link_pos = pos_of(cur);
-        l.link_pos.start_byte = ts_node_end_byte(obj);
+        l.link_pos.start_byte = ts_node_is_null(obj) ? l.link_pos.start_byte : ts_node_end_byte(obj);
         l.expr_pos = pos_of(cur);
         links.push_back(std::move(l));
         cur = obj;
         continue;
       }
-      if (is_type(cur, "parenthesized_expression") && ts_node_named_child_count(cur) == 1) {
+      if (is_type(cur, "parenthesized_expression") && named_count(cur) == 1) {
         cur = ts_node_named_child(cur, 0);
         continue;
       }
@@ -429,7 +432,7 @@ class Analyzer {
     TSNode args = field(call, "arguments");
     // The arguments of a root call (SparkConf(), broadcast(df), Window.orderBy(...)) are visited as
     // expressions of their own; keep the first one for rules that look inside (broadcast(x)).
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(args) && depth < kMaxDepth; ++i) {
+    for (std::uint32_t i = 0; i < named_count(args) && depth < kMaxDepth; ++i) {
       TSNode a = ts_node_named_child(args, i);
       if (is_type(a, "comment")) continue;
       Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
@@ -488,7 +491,7 @@ class Analyzer {
   void handle_decorated(TSNode n, int depth) {
     TSNode def = field(n, "definition");
     std::string fname = is_type(def, "function_definition") ? text(field(def, "name")) : std::string();
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    for (std::uint32_t i = 0; i < named_count(n); ++i) {
       TSNode d = ts_node_named_child(n, i);
       if (!is_type(d, "decorator")) continue;
       TSNode expr = ts_node_named_child(d, 0);
@@ -591,8 +594,7 @@ class Analyzer {
       while (is_type(cur, "call") || is_type(cur, "attribute") || is_type(cur, "parenthesized_expression")) {
         if (is_type(cur, "call")) {
           TSNode args = field(cur, "arguments");
-          for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
-            visit(ts_node_named_child(args, i), depth + 1);
+          for (std::uint32_t i = 0; i < named_count(args); ++i) visit(ts_node_named_child(args, i), depth + 1);
           cur = field(cur, "function");
         } else if (is_type(cur, "attribute")) {
           cur = field(cur, "object");
@@ -633,7 +635,7 @@ class Analyzer {
     if (t == "import_from_statement") return handle_import_from(n);
     if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement")
       ++statement_;
-    if (t == "expression_statement" && ts_node_named_child_count(n) == 1 && is_type(ts_node_named_child(n, 0), "call"))
+    if (t == "expression_statement" && named_count(n) == 1 && is_type(ts_node_named_child(n, 0), "call"))
       note_whole_statement(n, depth);
     if (t == "decorated_definition") return handle_decorated(n, depth);
     if (t == "assignment") return handle_assignment(n, depth);
@@ -654,7 +656,7 @@ class Analyzer {
       bindings_ = std::move(saved);
       return;
     }
-    std::uint32_t count = ts_node_child_count(n);
+    std::uint32_t count = child_count(n);
     for (std::uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_child(n, i);
       if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, depth + 1);
