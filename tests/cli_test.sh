@@ -113,6 +113,9 @@ check "3000-deep plan lints" 0 "$planlint" -q "$work/deep.plan"
 check "3000-deep plan dumps as text" 0 "$planlint" parse "$work/deep.plan"
 check "3000-deep plan dumps as JSON" 0 "$planlint" parse "$work/deep.plan" --dump json
 
+python3 -c "
+open('$work/deep.py', 'w').write('x = ' + 'f(' * 50000 + ')' * 50000 + chr(10) + 'y = a' + '.b()' * 50000 + chr(10))"
+check "50000-deep Python nesting does not crash" 0 "$planlint" -q "$work/deep.py"
 : > "$work/empty.ipynb"
 check "empty notebook is a finding, not a crash" 1 "$planlint" "$work/empty.ipynb"
 contains "empty notebook error" out "empty.ipynb:1:1: error: not a Jupyter notebook"
