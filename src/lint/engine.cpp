@@ -16,14 +16,8 @@ FileResult lint_plan_text(std::string path, std::string_view text, const LintOpt
   plan::Document doc = plan::parse_document(text, std::move(path));
   const RuleInfo& syntax = plan_syntax_rule();
   if (options.enabled(syntax)) {
-    for (const auto& e : doc.errors) {
-      Diagnostic d;
-      d.rule = &syntax;
-      d.severity = Severity::error;
-      d.location = Location{doc.path, e.line, e.column, e.line, e.column + 1};
-      d.message = e.message;
-      result.diagnostics.push_back(std::move(d));
-    }
+    for (const auto& e : doc.errors)
+      result.diagnostics.push_back(syntax_diagnostic(syntax, doc.path, e.line, e.column, e.message));
   }
   for (const plan::Plan& p : doc.plans) {
     PlanContext ctx(doc, p, options, result.diagnostics);

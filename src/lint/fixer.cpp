@@ -13,6 +13,7 @@
 #include <set>
 
 #include "pyspark/notebook.hpp"
+#include "util/lines.hpp"
 
 namespace planlint::lint {
 namespace fs = std::filesystem;
@@ -206,13 +207,7 @@ namespace {
 
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    auto nl = s.find('\n', start);
-    std::size_t end = nl == std::string::npos ? s.size() : nl + 1;
-    out.push_back(s.substr(start, end - start));
-    start = end;
-  }
+  for (auto l : util::lines_keep_eol(s)) out.emplace_back(l);
   return out;
 }
 

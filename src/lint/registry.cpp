@@ -71,6 +71,16 @@ const RuleInfo& plan_syntax_rule() { return kPlanSyntax; }
 const RuleInfo& python_syntax_rule() { return kPythonSyntax; }
 const RuleInfo& unused_noqa_rule() { return kUnusedNoqa; }
 
+Diagnostic syntax_diagnostic(const RuleInfo& rule, std::string path, std::uint32_t line, std::uint32_t column,
+                             std::string message) {
+  Diagnostic d;
+  d.rule = &rule;
+  d.severity = Severity::error;
+  d.location = Location{std::move(path), line, column, line, column + 1};
+  d.message = std::move(message);
+  return d;
+}
+
 const RuleInfo* find_rule(std::string_view id_or_name) {
   for (const auto& r : kRules)
     if (r.info->id == id_or_name || r.info->name == id_or_name) return r.info;

@@ -40,4 +40,8 @@ const RuleInfo& plan_syntax_rule();
 const RuleInfo& python_syntax_rule();
 const RuleInfo& unused_noqa_rule();
 
+// A frontend's "cannot read this" finding (plan-syntax, python-syntax) at one position.
+Diagnostic syntax_diagnostic(const RuleInfo& rule, std::string path, std::uint32_t line, std::uint32_t column,
+                             std::string message);
+
 }  // namespace planlint::lint

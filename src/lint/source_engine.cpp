@@ -8,23 +8,10 @@
 #include "lint/source_context.hpp"
 #include "pyspark/model.hpp"
 #include "pyspark/notebook.hpp"
+#include "util/lines.hpp"
 
 namespace planlint::lint {
 namespace {
-
-std::vector<std::string> split(std::string_view text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto nl = text.find('\n', start);
-    std::size_t end = nl == std::string_view::npos ? text.size() : nl;
-    std::string_view l = text.substr(start, end - start);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    out.emplace_back(l);
-    start = end + 1;
-  }
-  return out;
-}
 
 // Cell coordinates -> raw file coordinates. A line inside a JSON string maps to the string's start.
 void map_location(const pyspark::SourceFile& f, Location& loc, bool notebook) {
@@ -115,15 +102,9 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
   bool notebook = file.kind != pyspark::SourceKind::python;
   const RuleInfo& syntax = python_syntax_rule();
-  for (const auto& e : file.errors) {
-    if (!options.enabled(syntax)) break;
-    Diagnostic d;
-    d.rule = &syntax;
-    d.severity = Severity::error;
-    d.location = Location{file.path, e.line, e.column, e.line, e.column + 1};
-    d.message = e.message;
-    result.diagnostics.push_back(std::move(d));
-  }
+  if (options.enabled(syntax))
+    for (const auto& e : file.errors)
+      result.diagnostics.push_back(syntax_diagnostic(syntax, file.path, e.line, e.column, e.message));
   pyspark::SourceModel model = pyspark::analyze_source(file);
   std::vector<Diagnostic> found;
   SourceContext ctx(model, options, found);
@@ -226,12 +207,13 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
   });
-  result.lines = split(file.raw);
+  result.lines = util::lines_without_eol(file.raw);
   if (notebook) {
     int max_cell = 0;
     for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);
     result.cell_lines.resize(static_cast<std::size_t>(max_cell));
-    for (const auto& c : file.cells) result.cell_lines[static_cast<std::size_t>(c.number - 1)] = split(c.text);
+    for (const auto& c : file.cells)
+      result.cell_lines[static_cast<std::size_t>(c.number - 1)] = util::lines_without_eol(c.text);
   }
   assign_fingerprints(result);
   return result;

@@ -6,6 +6,7 @@
 #include "plan/line_reader.hpp"
 #include "plan/operator_fields.hpp"
 #include "plan/plan.hpp"
+#include "util/lines.hpp"
 
 namespace planlint::plan {
 namespace {
@@ -410,27 +411,13 @@ class Builder {
   }
 };
 
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view l = text.substr(start, end - start);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    lines.emplace_back(l);
-    start = end + 1;
-  }
-  return lines;
-}
-
 }  // namespace
 
 Document parse_document(std::string_view text, std::string path) {
   Document doc;
   doc.path = std::move(path);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  doc.lines = split_lines(text);
+  doc.lines = util::lines_without_eol(text);
   Builder(doc).run();
   for (PlanNode& n : doc.nodes) analyze_operator(n);
   return doc;

@@ -1,6 +1,8 @@
 // Splitting .py files, Databricks source notebooks and Jupyter notebooks (nbformat 3 and 4) into cells.
 #include "pyspark/notebook.hpp"
 
+#include "util/lines.hpp"
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -8,18 +10,6 @@
 
 namespace planlint::pyspark {
 namespace {
-
-std::vector<std::string_view> split_lines_keep(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto nl = text.find('\n', start);
-    std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-    out.push_back(text.substr(start, end - start));
-    start = end;
-  }
-  return out;
-}
 
 std::string_view strip_eol(std::string_view l) {
   while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.remove_suffix(1);
@@ -59,7 +49,7 @@ void mask_magics(std::string& text, CellLanguage& language) {
 // Databricks source format: "# Databricks notebook source", cells split by "# COMMAND ----------",
 // "# MAGIC %sql" cells for other languages, "# DBTITLE" lines.
 void load_databricks(SourceFile& f) {
-  auto lines = split_lines_keep(f.raw);
+  auto lines = util::lines_keep_eol(f.raw);
   Cell cell;
   int number = 1;
   auto flush = [&]() {
@@ -373,7 +363,7 @@ SourceFile load_source(std::string path, std::string raw) {
   cell.verbatim = true;
   cell.raw_begin = f.bom;
   std::uint32_t n = 0;
-  for (auto l : split_lines_keep(cell.text)) {
+  for (auto l : util::lines_keep_eol(cell.text)) {
     (void)l;
     cell.lines.push_back({++n, 1, true});
   }

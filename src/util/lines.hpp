@@ -1,0 +1,34 @@
+// Splitting text into lines, shared by the plan and source frontends, the reporters and the fixer.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint::util {
+
+// Each line with its '\n' (the last one may have none); views into `text`.
+inline std::vector<std::string_view> lines_keep_eol(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto nl = text.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    out.push_back(text.substr(start, end - start));
+    start = end;
+  }
+  return out;
+}
+
+// Lines without their "\n" or "\r\n".
+inline std::vector<std::string> lines_without_eol(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view l : lines_keep_eol(text)) {
+    if (!l.empty() && l.back() == '\n') l.remove_suffix(1);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    out.emplace_back(l);
+  }
+  return out;
+}
+
+}  // namespace planlint::util
