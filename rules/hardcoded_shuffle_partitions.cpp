@@ -64,12 +64,22 @@ Plans: display-only; enable AQE (`spark.sql.adaptive.enabled=true`, with
 shuffle volume instead of a constant.
 
 ## Options
-`tolerated-shuffle-partitions`: values that are not reported in source (e.g. `[1]` for tests).
+`tolerated-shuffle-partitions`: partition counts that are not reported, in plans and in source
+(e.g. `[1]` for tests).
 )md"};
 
 void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
   ShuffleCounts s = fixed_shuffles(ctx);
-  if (s.adaptive || s.exchanges.empty()) return;
+  if (s.adaptive) return;
+  // Counts the project tolerates (tolerated-shuffle-partitions) are not reported, in plans as in source.
+  const auto& tolerated = ctx.options().tolerated_shuffle_partitions;
+  auto is_tolerated = [&](const plan::PlanNode* n) {
+    auto count = n->as<plan::ExchangeInfo>()->num_partitions;
+    return std::find(tolerated.begin(), tolerated.end(), *count) != tolerated.end();
+  };
+  s.exchanges.erase(std::remove_if(s.exchanges.begin(), s.exchanges.end(), is_tolerated), s.exchanges.end());
+  for (auto t : tolerated) s.counts.erase(t);
+  if (s.exchanges.empty()) return;
   ctx.report(*s.exchanges.front(),
              fmt::format("{} shuffle{} with a fixed partition count ({}) and AQE off: size partitions at about "
                          "128 MB each, a multiple of the executor core count",

@@ -88,3 +88,16 @@ TEST_CASE("conjuncts split AND and Spark 2's &&, not inside parentheses", "[engi
         std::vector<std::string>{"isnotnull(a#1)", "a#1 = 5", "isnotnull(b#2)"});
   CHECK(planlint::lint::conjuncts("(a#1 = 1) OR (b#2 AND c#3)").size() == 1);
 }
+
+TEST_CASE("tolerated shuffle partition counts are not reported in plans", "[engine]") {
+  std::string plan =
+      "== Physical Plan ==\n"
+      "*(2) HashAggregate(keys=[k#1], functions=[count(1)])\n"
+      "+- Exchange hashpartitioning(k#1, 8), ENSURE_REQUIREMENTS, [plan_id=15]\n"
+      "   +- *(1) LocalTableScan [k#1]\n";
+  LintOptions o;
+  o.select = {"hardcoded-shuffle-partitions"};
+  CHECK(lint_plan_text("p.plan", plan, o).diagnostics.size() == 1);
+  o.tolerated_shuffle_partitions = {8};
+  CHECK(lint_plan_text("p.plan", plan, o).diagnostics.empty());
+}
