@@ -84,9 +84,10 @@ std::string eol_of(const std::string& text) { return text.find("\r\n") != std::s
 }  // namespace
 
 RoundResult apply_round(const std::string& path, const std::string& text, const std::vector<Fix>& fixes,
-                        const LintOptions& options) {
+                        const LintOptions& options, std::optional<std::size_t> current_syntax_errors) {
   RoundResult out;
-  std::size_t base_errors = syntax_errors(lint_source_text(path, text, options));
+  std::size_t base_errors =
+      current_syntax_errors ? *current_syntax_errors : syntax_errors(lint_source_text(path, text, options));
   std::vector<std::size_t> chosen;
   Occupied occupied;
   for (std::size_t i = 0; i < fixes.size(); ++i) {
@@ -157,7 +158,8 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
       owners.push_back(&d);
     }
     if (adjusted.empty()) break;
-    RoundResult round_result = apply_round(path, current, adjusted, options);
+    // `r` is the lint of `current`: no need to lint it again for its syntax errors.
+    RoundResult round_result = apply_round(path, current, adjusted, options, syntax_errors(r));
     for (std::size_t i : round_result.refused) {
       refused.insert(owners[i]->fingerprint);
       out.dropped.push_back(fmt::format("{}:{}: {}: fix \"{}\" would leave the file with a syntax error; not applied",

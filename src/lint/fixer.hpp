@@ -2,6 +2,7 @@
 // that would add a syntax error dropped, results written atomically (temp file + rename).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ struct RoundResult {
   std::vector<std::size_t> applied;  // indices into the fixes
   std::vector<std::size_t> refused;  // indices of fixes that would have broken the syntax
 };
+// `current_syntax_errors`: python-syntax findings of `text`, when the caller has linted it already.
 RoundResult apply_round(const std::string& path, const std::string& text, const std::vector<Fix>& fixes,
-                        const LintOptions& options);
+                        const LintOptions& options, std::optional<std::size_t> current_syntax_errors = std::nullopt);
 
 // Fix one source file's text (plans have only display-only fixes: nothing to apply).
 FixOutcome fix_text(const std::string& path, const std::string& text, const LintOptions& options,

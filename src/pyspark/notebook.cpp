@@ -284,14 +284,7 @@ std::string json_string(std::string_view s) {
 // A cell's "source" value in the layout the notebook already uses for it.
 std::string serialize_source(const std::string& raw, const Cell& cell, const std::string& text) {
   if (!cell.source_is_list) return json_string(text);
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto nl = text.find('\n', start);
-    std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
-    lines.push_back(text.substr(start, end - start));
-    start = end;
-  }
+  std::vector<std::string_view> lines = util::lines_keep_eol(text);
   std::string_view old(raw.data() + cell.source_begin, cell.source_end - cell.source_begin);
   auto first_nl = old.find('\n');
   if (first_nl == std::string_view::npos || lines.empty()) {  // one-line list: ["a", "b"]
