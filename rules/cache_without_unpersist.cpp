@@ -52,9 +52,13 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   }
   if (clear_all) return;
   for (const auto& c : m.chains) {
-    if (c.links.empty() || c.root_is_call) continue;
+    if (c.links.empty() || (c.root_is_call && c.assigned_to.empty())) continue;
     const pyspark::Link& last = c.links.back();
     if (last.name != "cache" && last.name != "persist") continue;
+    if (c.is_rdd && !c.rdd_of_dataframe && !c.is_dataframe && c.root_is_call) continue;
+    // A few literal rows or a limit(5) hold next to no executor memory.
+    auto pipeline = c.pipeline();
+    if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size() - 1).rows)) continue;
     std::string name = !c.assigned_to.empty() ? c.assigned_to : (c.links.size() == 1 ? c.root : std::string());
     if (name.empty() || released.count(name) != 0) continue;
     auto& d = ctx.report(c.cell, last.name_pos,

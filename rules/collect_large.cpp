@@ -12,8 +12,13 @@ extern const RuleInfo kCollectLarge{"PL011",
                                     FixAvailability::never,
                                     R"md(## What it does
 Finds `collect()`, `toPandas()` and `rdd.collect()` (also as the iterable of a `for` loop) on a
-DataFrame that is not bounded first: no `limit(n)` and no aggregation without grouping keys
-(`agg(...)`, `count()`-style results of one row) earlier in the pipeline.
+DataFrame that nothing bounds: not a global aggregate (`agg(...)` without `groupBy`,
+`select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), not `limit(n)`, not data
+built on the driver (`createDataFrame([...])`, `spark.range(10)`), not a metadata query (`SHOW`,
+`DESCRIBE`, `SELECT current_user()`). The DataFrame is followed through names, helper functions that
+return one, and parameters of functions called with one. A grouped aggregate or `distinct()` values
+are bounded by their key count: an info. RDDs made on the driver or from text files are not
+DataFrames and are not reported; `df.rdd.collect()` is.
 
 ## Why is this bad?
 Every row travels to the driver and must fit in its memory. On real data the job fails with an
@@ -38,27 +43,32 @@ None.
 )md"};
 
 void check_collect_large(SourceContext& ctx) {
-  for (const auto& chain : ctx.model().chains) {
+  const auto& m = ctx.model();
+  for (const auto& chain : m.chains) {
+    // An RDD made on the driver or from files is not a DataFrame; one that holds a DataFrame's rows is.
+    if (!chain.is_dataframe && !chain.rdd_of_dataframe) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {
       const pyspark::Link& l = *pipeline[i].link;
       if (!l.is_call || !l.args.empty() || (l.name != "collect" && l.name != "toPandas")) continue;
-      bool via_rdd = i > 0 && pipeline[i - 1].link->name == "rdd";
-      if (!chain.is_dataframe && !via_rdd) continue;
-      bool bounded = false;
-      bool grouped = false;
-      for (std::size_t k = 0; k < i; ++k) {
-        const std::string& n = pipeline[k].link->name;
-        if (n == "limit" || n == "describe" || n == "summary" || n == "sample") bounded = true;
-        if (n == "groupBy" || n == "groupby" || n == "rollup" || n == "cube") grouped = true;
-        if (n == "agg" && !grouped) bounded = true;
+      pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
+      if (rows.rows != pyspark::Rows::unknown && rows.rows != pyspark::Rows::grouped) continue;
+      if (rows.rows == pyspark::Rows::grouped) {
+        // As many rows as groups: fine for a handful of keys, a driver OOM for a million.
+        auto& d = ctx.report(chain.cell, l.name_pos,
+                             "`" + l.name + "()` of " + rows.why +
+                                 " pulls one row per key into the driver; fine only while the keys are few");
+        d.severity = Severity::info;
+        ctx.attach_fix(d, "Bound the result", Applicability::display_only,
+                       "Keep the result in Spark (join or write it), or `.limit(n)` before `." + l.name + "()`.");
+        continue;
       }
-      if (bounded) continue;
       auto& d = ctx.report(chain.cell, l.name_pos,
                            "`" + l.name + "()` pulls every row of the DataFrame into the driver; nothing bounds it");
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
-                     "Add `.limit(n)` before `." + l.name + "()`, use `.take(n)`, or aggregate in Spark first.");
+                     "Add `.limit(n)` before `." + l.name + "()`, use `.take(n)` or `.first()`, or aggregate in "
+                     "Spark first.");
     }
   }
 }

@@ -97,6 +97,10 @@ void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
     if (s.key != "spark.sql.shuffle.partitions" || !s.literal) continue;
     char* end = nullptr;
     long long v = std::strtoll(s.value.c_str(), &end, 10);
+    // "auto" (Databricks' auto-optimized shuffle) is not a count; 200 is Spark's own default.
+    if (end == s.value.c_str() || *end != '\0' || v == 200) continue;
+    // A local session has its cores and nothing else: a small count is the right tuning there.
+    if (ctx.model().local_master) continue;
     bool tolerated = end != s.value.c_str() && std::find(ctx.options().tolerated_shuffle_partitions.begin(),
                                                          ctx.options().tolerated_shuffle_partitions.end(),
                                                          v) != ctx.options().tolerated_shuffle_partitions.end();

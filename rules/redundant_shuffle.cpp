@@ -1,7 +1,9 @@
 // redundant-shuffle: an exchange whose input was shuffled just before, on the same keys or by a user repartition.
 #include <algorithm>
+#include <set>
 
 #include "lint/plan_context.hpp"
+
 #include "lint/source_context.hpp"
 
 namespace planlint::rules {
@@ -134,6 +136,7 @@ void check_redundant_shuffle(PlanContext& ctx) {
 // Source: df.repartition(..., k) followed, through partition-keeping steps, by groupBy(k) /
 // join(on=k) / distinct() / dropDuplicates().
 void check_redundant_shuffle_source(SourceContext& ctx) {
+  std::set<std::pair<int, std::uint32_t>> reported;  // one finding per repartition, however many pipelines reach it
   for (const auto& chain : ctx.model().chains) {
     if (!chain.is_dataframe) continue;
     auto pipeline = chain.pipeline();
@@ -158,10 +161,22 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       for (const auto& k : keys1)
         if (std::find(keys2.begin(), keys2.end(), k) != keys2.end()) shared.push_back(k);
       if (shared.empty() && !all_columns) continue;
-      auto& d =
-          ctx.report(first->chain->cell, first->link->name_pos,
-                     "`repartition` is followed by `" + m + "`" + (shared.empty() ? "" : " on " + quote_names(shared)) +
-                         ", which shuffles again: the repartition's shuffle is wasted");
+      // Hash partitioning on a subset of the keys already satisfies them: the next operator does not
+      // shuffle again. Before a join that is a deliberate pre-partitioning (Spark 3 reuses it on both
+      // sides); before a groupBy it still moves every row where a partial aggregate would have moved.
+      bool satisfies = !keys1.empty() && std::all_of(keys1.begin(), keys1.end(), [&](const std::string& k) {
+        return std::find(keys2.begin(), keys2.end(), k) != keys2.end();
+      });
+      if (satisfies && m == "join") continue;
+      if (!reported.insert({first->chain->cell, first->link->name_pos.start_byte}).second) continue;
+      std::string message =
+          satisfies && !all_columns
+              ? "`repartition` on " + quote_names(shared) + " right before `" + m +
+                    "` on the same key: the repartition moves every row, where `" + m +
+                    "` alone would shuffle partial aggregates"
+              : "`repartition` is followed by `" + m + "`" + (shared.empty() ? "" : " on " + quote_names(shared)) +
+                    ", which shuffles again: the repartition's shuffle is wasted";
+      auto& d = ctx.report(first->chain->cell, first->link->name_pos, message);
       d.related.push_back(
           {Location{ctx.model().file->path, second.name_pos.line, second.name_pos.column, second.name_pos.end_line,
                     second.name_pos.end_column, pipeline[i].chain->cell, 0, 0},

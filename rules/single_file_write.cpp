@@ -1,4 +1,6 @@
 // single-file-write: coalesce(1) / repartition(1) right before a write.
+#include <set>
+
 #include "lint/source_context.hpp"
 
 namespace planlint::rules {
@@ -36,6 +38,7 @@ None.
 )md"};
 
 void check_single_file_write(SourceContext& ctx) {
+  std::set<std::pair<int, std::uint32_t>> reported;  // one finding per coalesce, however many pipelines reach it
   for (const auto& chain : ctx.model().chains) {
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
@@ -47,6 +50,10 @@ void check_single_file_write(SourceContext& ctx) {
       const pyspark::Link& p = *prev->link;
       if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value != 1)
         continue;
+      // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
+      auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
+      if (pyspark::small_by_construction(rows.rows)) continue;
+      if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) continue;
       auto& d =
           ctx.report(prev->chain->cell, p.name_pos, "`" + p.name + "(1)` before a write: one task writes all the data");
       Fix& f = ctx.attach_fix(

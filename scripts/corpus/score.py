@@ -16,6 +16,7 @@ import sys
 here = pathlib.Path(__file__).resolve().parent
 planlint, corpus = os.path.abspath(sys.argv[1]), sys.argv[2]
 show_unlabelled = "--show-unlabelled" in sys.argv
+show_errors = "--show-errors" in sys.argv  # list wrong and missed findings too
 
 labels = collections.defaultdict(list)
 for n, row in enumerate(open(here / "labels.tsv", encoding="utf-8")):
@@ -47,10 +48,14 @@ for key, n in found.items():
             stats[key[0]]["unlabelled"] += 1
             continue
         stats[key[0]]["tp" if v in ("TRUE", "MISSED") else "fp"] += 1
+        if v == "FALSE" and show_errors:
+            print("wrong:", *key, sep="\t")
 for key, verdicts in labels.items():
     real = sum(v in ("TRUE", "MISSED") for v in verdicts)
     missing = max(0, real - found.get(key, 0))
     stats[key[0]]["fn"] += missing
+    if missing and show_errors:
+        print("missed:", *key, sep="\t")
 
 print(f"{'rule':32} {'TP':>4} {'FP':>4} {'FN':>4} {'precision':>10} {'recall':>8} {'unlabelled':>10}")
 tot = collections.Counter()

@@ -40,6 +40,24 @@ const std::set<std::string, std::less<>> kSparkOnlyMethods{"withColumn",
                                                            "checkpoint",
                                                            "hint"};
 const std::set<std::string, std::less<>> kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
+// Methods only an RDD has: a chain through one of them is an RDD, whatever its name says.
+const std::set<std::string, std::less<>> kRddOnlyMethods{
+    "map",        "flatMap",     "mapValues",     "flatMapValues", "reduceByKey",     "groupByKey",
+    "combineByKey", "foldByKey", "aggregateByKey", "sortByKey",    "sortBy",          "keys",
+    "values",     "glom",        "mapPartitions", "mapPartitionsWithIndex", "partitionBy", "keyBy",
+    "zipWithIndex", "zipWithUniqueId", "countByKey", "countByValue", "reduce",        "fold",
+    "saveAsTextFile", "saveAsPickleFile", "lookup", "cogroup",     "subtractByKey",   "leftOuterJoin",
+    "rightOuterJoin", "fullOuterJoin", "cartesian", "pipe",        "zip",             "top",
+    "takeOrdered"};
+// SparkContext methods that make an RDD.
+const std::set<std::string, std::less<>> kRddSources{"parallelize", "textFile",   "wholeTextFiles", "range",
+                                                     "emptyRDD",    "union",      "binaryFiles",    "sequenceFile",
+                                                     "pickleFile",  "hadoopFile", "newAPIHadoopFile"};
+// Methods that only a DataFrame has (RDDs share cache, coalesce, repartition, persist, toDF... with it).
+const std::set<std::string, std::less<>> kDataFrameOnlyMethods{
+    "withColumn", "withColumns", "withColumnRenamed", "groupBy", "repartitionByRange", "crossJoin",
+    "dropDuplicates", "toPandas", "createOrReplaceTempView", "createTempView", "write", "writeTo", "writeStream",
+    "orderBy", "unionByName", "selectExpr", "printSchema", "hint", "agg", "na", "fillna", "dropna"};
 
 // Null-safe wrappers: a missing field (an error-recovered or parameterless node) is a null TSNode,
 // and the 0.20 runtime dereferences it in most calls.
@@ -48,6 +66,23 @@ std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_na
 std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
 
 bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), t) == 0; }
+
+// (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
+TSNode unparen(TSNode n) {
+  for (int guard = 0; guard < 1000 && is_type(n, "parenthesized_expression"); ++guard) {
+    TSNode inner{};
+    int exprs = 0;
+    for (std::uint32_t i = 0; i < named_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is_type(c, "comment")) continue;
+      inner = c;
+      ++exprs;
+    }
+    if (exprs != 1) return n;
+    n = inner;
+  }
+  return n;
+}
 
 extern "C" const TSLanguage* tree_sitter_python();
 
@@ -58,7 +93,7 @@ TSFieldId field_id(const char* name) {
     std::map<std::string, TSFieldId, std::less<>> m;
     for (const char* f :
          {"function", "arguments", "object", "attribute", "left", "right", "name", "alias", "module_name", "value",
-          "body", "parameters", "argument", "definition", "condition", "alternative"})
+          "body", "parameters", "argument", "definition", "condition", "alternative", "type", "return_type"})
       m.emplace(f, ts_language_field_id_for_name(tree_sitter_python(), f, static_cast<std::uint32_t>(std::strlen(f))));
     return m;
   }();
@@ -125,6 +160,58 @@ class Analyzer {
   std::set<const Chain*> noted_;
   TSNode statement_node_{};  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
+  std::vector<int> loops_;                          // open loops, innermost last
+  int next_loop_ = 0;
+  std::map<std::string, int> loop_targets_;         // names a `for` rebinds, to its loop
+  std::vector<std::string> functions_;              // open defs, innermost last
+  std::map<std::string, const Chain*> self_bindings_;  // `self.df = ...` within one class
+  std::vector<const Chain*> calls_;                 // root calls of a name: candidates for function calls
+
+ public:
+  // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
+  // a helper that returns one) change what earlier chains are.
+  void resolve_functions() {
+    for (int round = 0; round < 3; ++round) {
+      bool changed = false;
+      for (const Chain* call : calls_) {
+        auto it = m_.functions.find(call->root);
+        if (it == m_.functions.end()) continue;
+        FunctionInfo& f = it->second;
+        std::size_t positional = 0;
+        for (const Arg& a : call->root_args) {
+          std::string param;
+          if (!a.keyword.empty()) {
+            param = a.keyword;
+          } else if (positional < f.params.size()) {
+            param = f.params[positional++];
+          }
+          if (param.empty() || f.dataframe_params.count(param) != 0) continue;
+          const Chain* arg = a.value.chain;
+          if (arg != nullptr && arg->is_dataframe) changed = f.dataframe_params.insert(param).second || changed;
+        }
+      }
+      // An untyped parameter used as a DataFrame anywhere in its def (df.withColumn, df.groupBy) is one.
+      for (const Chain& c : m_.chains) {
+        if (c.root_is_call || c.function.empty() || c.bound != nullptr || !c.is_dataframe) continue;
+        auto f = m_.functions.find(c.function);
+        if (f == m_.functions.end()) continue;
+        const auto& params = f->second.params;
+        if (std::find(params.begin(), params.end(), c.root) == params.end()) continue;
+        changed = f->second.dataframe_params.insert(c.root).second || changed;
+      }
+      for (auto& [name, f] : m_.functions)
+        for (const Chain* r : f.returns)
+          if (!f.returns_dataframe && r->is_dataframe) f.returns_dataframe = changed = true;
+      for (Chain& c : m_.chains) {
+        bool before = c.is_dataframe;
+        classify(c);
+        changed = changed || before != c.is_dataframe;
+      }
+      if (!changed) break;
+    }
+  }
+
+ private:
 
   // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
   std::optional<Expr::Lambda> root_lambda(TSNode call) {
@@ -341,6 +428,8 @@ class Analyzer {
     c.cell = cell_->number;
     c.statement = statement_;
     c.in_loop = loop_depth_ > 0;
+    c.loop = loops_.empty() ? 0 : loops_.back();
+    if (!functions_.empty()) c.function = functions_.back();
     c.pos = pos_of(n);
     TSNode cur = n;
     std::vector<Link> links;
@@ -375,7 +464,8 @@ class Analyzer {
         c.root_is_call = true;
         c.root = m_.qualify(dotted(fn));
         if (c.root.empty()) c.root = text(fn);
-        c.root_expr = make_root_call(cur, depth + 1);
+        c.root_expr = make_root_call(cur, depth + 1, c.root_args);
+        if (is_type(fn, "identifier")) calls_.push_back(&c);
         break;
       }
       if (is_type(cur, "attribute")) {
@@ -390,8 +480,8 @@ class Analyzer {
         cur = obj;
         continue;
       }
-      if (is_type(cur, "parenthesized_expression") && named_count(cur) == 1) {
-        cur = ts_node_named_child(cur, 0);
+      if (is_type(cur, "parenthesized_expression") && !ts_node_eq(unparen(cur), cur)) {
+        cur = unparen(cur);
         continue;
       }
       c.root = text(cur);
@@ -416,14 +506,27 @@ class Analyzer {
       }
     }
     c.links = std::move(links);
-    if (!c.root_is_call) {
+    // self.df.cache(): `self.df` is the root, bound where a method of the class assigned it.
+    if (!c.root_is_call && c.root == "self" && !c.links.empty() && !c.links.front().is_call) {
+      if (auto it = self_bindings_.find("self." + c.links.front().name); it != self_bindings_.end()) {
+        c.root = it->first;
+        c.root_expr.text = c.root;
+        c.links.erase(c.links.begin());
+        c.bound = it->second;
+      }
+    }
+    if (!c.root_is_call && c.bound == nullptr) {
       if (auto it = bindings_.find(c.root); it != bindings_.end()) c.bound = it->second;
+    }
+    if (!c.root_is_call && c.loop != 0) {
+      auto t = loop_targets_.find(c.root);
+      c.root_is_loop_target = t != loop_targets_.end() && t->second == c.loop && c.bound == nullptr;
     }
     classify(c);
     return &c;
   }
 
-  Expr make_root_call(TSNode call, int depth) {
+  Expr make_root_call(TSNode call, int depth, std::vector<Arg>& args_out) {
     Expr e;
     e.text = text(call);
     e.pos = pos_of(call);
@@ -439,10 +542,18 @@ class Analyzer {
       if (!e.chain && arg.chain) e.chain = arg.chain;
       for (auto& name : arg.column_names) e.column_names.push_back(name);
       if (e.identifiers.empty()) e.identifiers.push_back(arg.text);
+      Arg out;
+      if (is_type(a, "keyword_argument")) out.keyword = text(field(a, "name"));
+      out.value = std::move(arg);
+      args_out.push_back(std::move(out));
     }
     return e;
   }
 
+  // What the chain is after each link: a SparkSession, a SparkContext, a DataFrame or an RDD, from
+  // where it starts (a name bound earlier, spark, sc, a helper that returns a DataFrame) and from
+  // methods that only one of them has.
+  enum class Kind { unknown, session, context, dataframe, rdd };
   void classify(Chain& c) {
     const Chain* b = c.bound;
     bool session_root = (!c.root_is_call && (c.root == "spark" || (b != nullptr && b->is_session))) ||
@@ -451,17 +562,84 @@ class Analyzer {
     bool builder = false;
     for (const auto& l : c.links) builder = builder || l.name == "getOrCreate";
     c.is_session = session_root && (c.links.empty() || builder);
-    if (session_root && !c.links.empty() && kReaders.count(c.links.front().name) != 0) c.is_dataframe = true;
-    if (b != nullptr && b->is_dataframe) c.is_dataframe = true;
-    for (const auto& l : c.links)
-      if (kSparkOnlyMethods.count(l.name) != 0) c.is_dataframe = true;
-    if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") c.is_dataframe = true;
+
+    Kind kind = Kind::unknown;
+    bool of_dataframe = false;
+    if (session_root) kind = Kind::session;
+    if (!c.root_is_call && (c.root == "sc" || c.root == "sparkContext")) kind = Kind::context;
+    if (c.root_is_call && c.root.find("SparkContext") != std::string::npos) kind = Kind::context;
+    if (b != nullptr && kind == Kind::unknown) {
+      if (b->is_rdd) {
+        kind = Kind::rdd;
+        of_dataframe = b->rdd_of_dataframe;
+      } else if (b->is_dataframe) {
+        kind = Kind::dataframe;
+      }
+    }
+    if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") kind = Kind::dataframe;
+    if (c.root_is_call) {
+      if (auto f = m_.functions.find(c.root); f != m_.functions.end() && f->second.returns_dataframe)
+        kind = Kind::dataframe;
+      // functools.reduce(DataFrame.unionByName, dfs) / reduce(lambda a, b: a.union(b), dfs)
+      if ((c.root == "functools.reduce" || c.root == "reduce") &&
+          (c.root_expr.text.find("DataFrame.") != std::string::npos ||
+           c.root_expr.text.find(".union") != std::string::npos))
+        kind = Kind::dataframe;
+    }
+    if (!c.root_is_call && kind == Kind::unknown && !c.function.empty()) {
+      if (auto f = m_.functions.find(c.function);
+          f != m_.functions.end() && f->second.dataframe_params.count(c.root) != 0)
+        kind = Kind::dataframe;
+    }
+    for (std::size_t i = 0; i < c.links.size(); ++i) {
+      const std::string& name = c.links[i].name;
+      switch (kind) {
+        case Kind::session:
+          if (name == "sparkContext") kind = Kind::context;
+          else if (kReaders.count(name) != 0) kind = Kind::dataframe;
+          break;
+        case Kind::context:
+          if (kRddSources.count(name) != 0) kind = Kind::rdd;
+          break;
+        case Kind::dataframe:
+          if (name == "rdd") {
+            kind = Kind::rdd;
+            of_dataframe = true;
+          } else if (kRddOnlyMethods.count(name) != 0) {
+            kind = Kind::rdd;  // spark.read.textFile(p).flatMap(...): whatever the reader, an RDD now
+          }
+          break;
+        case Kind::rdd:
+          if (name == "toDF") kind = Kind::dataframe;
+          break;
+        case Kind::unknown:
+          if (name == "rdd" && !c.links[i].is_call) {
+            kind = Kind::rdd;
+            of_dataframe = true;
+          } else if (kRddOnlyMethods.count(name) != 0) {
+            kind = Kind::rdd;
+          } else if (kDataFrameOnlyMethods.count(name) != 0) {
+            kind = Kind::dataframe;
+          }
+          break;
+      }
+    }
+    // Methods both have (cache, coalesce, repartition, persist...) on something of unknown kind
+    // still say "Spark data": treated as a DataFrame, as before.
+    bool spark_data = false;
+    if (kind == Kind::unknown)
+      for (const auto& l : c.links) spark_data = spark_data || kSparkOnlyMethods.count(l.name) != 0;
+    c.is_rdd = kind == Kind::rdd;
+    c.rdd_of_dataframe = c.is_rdd && of_dataframe;
+    c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);
   }
 
   void handle_assignment(TSNode n, int depth) {
     TSNode left = field(n, "left");
     TSNode right = field(n, "right");
     if (ts_node_is_null(right)) return;
+    // x = (df.cache()), black style: the parentheses change nothing.
+    right = unparen(right);
     const Chain* chain = nullptr;
     if (is_type(right, "call") || is_type(right, "attribute")) chain = build_chain(right, depth + 1);
     visit_children_of_chain(right, depth + 1);
@@ -475,6 +653,14 @@ class Analyzer {
         bindings_[name] = bindings_[text(right)];
       } else {
         bindings_.erase(name);
+      }
+    } else if (is_type(left, "attribute") && text(field(left, "object")) == "self") {
+      std::string name = "self." + text(field(left, "attribute"));
+      if (chain != nullptr) {
+        const_cast<Chain*>(chain)->assigned_to = name;
+        self_bindings_[name] = chain;
+      } else {
+        self_bindings_.erase(name);
       }
     }
   }
@@ -530,6 +716,9 @@ class Analyzer {
   void note_setting(const Chain& c) {
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
+      if ((l.name == "master" || l.name == "setMaster") && !l.args.empty() &&
+          l.args[0].value.string_value.value_or("").rfind("local", 0) == 0)
+        m_.local_master = true;
       bool conf_set = l.name == "set" && i > 0 && c.links[i - 1].name == "conf";
       bool builder_config = l.name == "config";
       bool sparkconf_set = l.name == "set" && c.root_is_call && c.root.find("SparkConf") != std::string::npos;
@@ -624,6 +813,53 @@ class Analyzer {
     const_cast<Chain*>(c)->whole_statement = p;
   }
 
+  // `for df in dfs:` / `for name, df in items:` rebinds its targets on every turn.
+  void note_loop_targets(TSNode target, int depth) {
+    if (depth > kMaxDepth || ts_node_is_null(target)) return;
+    if (is_type(target, "identifier")) {
+      loop_targets_[text(target)] = loops_.back();
+      bindings_.erase(text(target));
+      return;
+    }
+    for (std::uint32_t i = 0; i < named_count(target); ++i) note_loop_targets(ts_node_named_child(target, i), depth + 1);
+  }
+
+  // Parameters and annotations of a def: `df: DataFrame` and `-> DataFrame` say what flows in and out.
+  void note_function(TSNode def) {
+    FunctionInfo& f = m_.functions[text(field(def, "name"))];
+    f.params.clear();
+    TSNode params = field(def, "parameters");
+    auto is_dataframe_type = [&](TSNode type) {
+      std::string t = text(type);
+      return t == "DataFrame" || m_.qualify(t) == "pyspark.sql.DataFrame" ||
+             m_.qualify(t) == "pyspark.sql.dataframe.DataFrame" || t.rfind("\"DataFrame", 0) == 0 ||
+             t.find(".DataFrame") != std::string::npos;
+    };
+    for (std::uint32_t i = 0; i < named_count(params); ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      std::string name;
+      TSNode type{};
+      if (is_type(p, "identifier")) {
+        name = text(p);
+      } else if (is_type(p, "typed_parameter")) {
+        name = named_count(p) > 0 ? text(ts_node_named_child(p, 0)) : std::string();
+        type = field(p, "type");
+      } else if (is_type(p, "default_parameter") || is_type(p, "typed_default_parameter")) {
+        name = text(field(p, "name"));
+        type = field(p, "type");
+      }
+      if (name.empty()) continue;
+      f.params.push_back(name);
+      if (!ts_node_is_null(type) && is_dataframe_type(type) && text(type).find("pandas") == std::string::npos &&
+          m_.qualify(text(type)).find("pandas") == std::string::npos)
+        f.dataframe_params.insert(name);
+    }
+    // A method's first parameter is the object itself, never a DataFrame passed in.
+    TSNode ret = field(def, "return_type");
+    if (!ts_node_is_null(ret) && is_dataframe_type(ret) && m_.qualify(text(ret)).find("pandas") == std::string::npos)
+      f.returns_dataframe = true;
+  }
+
   void visit(TSNode n, int depth) {
     if (depth > kMaxDepth || ts_node_is_null(n)) return;
     std::string_view t = node_type(n);
@@ -644,15 +880,48 @@ class Analyzer {
       ++statement_;
       visit_children_of_chain(field(n, t == "for_statement" ? "right" : "condition"), depth + 1);
       ++loop_depth_;
+      loops_.push_back(++next_loop_);
+      auto saved_targets = loop_targets_;
+      if (t == "for_statement") note_loop_targets(field(n, "left"), depth + 1);
       visit(field(n, "body"), depth + 1);
+      loop_targets_ = std::move(saved_targets);
+      loops_.pop_back();
       --loop_depth_;
       visit(field(n, "alternative"), depth + 1);
       return;
     }
-    if (t == "function_definition" || t == "class_definition") {
+    if (t == "return_statement") {
+      TSNode value = named_count(n) > 0 ? ts_node_named_child(n, 0) : TSNode{};
+      value = unparen(value);
+      if (!functions_.empty()) {
+        const Chain* r = nullptr;
+        if (is_type(value, "call") || is_type(value, "attribute")) r = build_chain(value, depth + 1);
+        if (is_type(value, "identifier"))
+          if (auto it = bindings_.find(text(value)); it != bindings_.end()) r = it->second;
+        if (r != nullptr) m_.functions[functions_.back()].returns.push_back(r);
+      }
+      visit_children_of_chain(value, depth + 1);
+      return;
+    }
+    if (t == "function_definition") {
       // A function body runs later and elsewhere: its bindings do not leak out.
       auto saved = bindings_;
+      auto saved_targets = loop_targets_;
+      loop_targets_.clear();
+      note_function(n);
+      functions_.push_back(text(field(n, "name")));
       visit(field(n, "body"), depth + 1);
+      functions_.pop_back();
+      loop_targets_ = std::move(saved_targets);
+      bindings_ = std::move(saved);
+      return;
+    }
+    if (t == "class_definition") {
+      auto saved = bindings_;
+      auto saved_self = std::move(self_bindings_);
+      self_bindings_.clear();
+      visit(field(n, "body"), depth + 1);
+      self_bindings_ = std::move(saved_self);
       bindings_ = std::move(saved);
       return;
     }
@@ -720,7 +989,9 @@ SourceModel analyze_source(const SourceFile& file) {
   m.file = &file;
   // `from pyspark.sql import functions as F` and friends resolve through the import table; the
   // conventional names also work in notebooks where the import sits in a %run-included cell.
-  Analyzer(file, m).run();
+  Analyzer analyzer(file, m);
+  analyzer.run();
+  analyzer.resolve_functions();
   return m;
 }
 

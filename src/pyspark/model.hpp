@@ -74,7 +74,13 @@ struct Chain {
   bool in_loop = false;
   std::string assigned_to;  // `name = <chain>` (simple names only)
   bool is_dataframe = false;
+  bool is_rdd = false;                 // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
+  bool rdd_of_dataframe = false;       // that RDD holds a DataFrame's rows (it went through `.rdd`)
   bool is_session = false;             // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  int loop = 0;                        // the innermost loop around the chain (numbered from 1), 0 outside loops
+  bool root_is_loop_target = false;    // `root` is rebound by that loop on every turn (`for df in dfs:`)
+  std::string function;                // the enclosing def, "" at module level
+  std::vector<Arg> root_args;          // the arguments of a root call: load(path), f(df, "k")
   const Chain* bound = nullptr;        // the chain `root` was bound to when this one ran
   std::optional<Pos> whole_statement;  // the chain is a whole expression statement: its removal range
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
@@ -123,6 +129,33 @@ struct SyntaxProblem {
   std::string message;
 };
 
+// How many rows a DataFrame can hold at some step of its pipeline, as far as the code shows.
+enum class Rows {
+  unknown,  // anything: a table, a file, a join
+  one,      // a global aggregate, first(), a SELECT without FROM
+  few,      // limit(n), a literal createDataFrame, spark.range(small), SHOW/DESCRIBE
+  driver,   // built on the driver (createDataFrame(pandas_df), parallelize(list)): small by construction
+  grouped,  // a grouped aggregate or distinct values: as many rows as keys
+};
+
+struct RowsFact {
+  Rows rows = Rows::unknown;
+  std::string why;  // "a global aggregate", "limit(10)", ...
+};
+
+struct SourceModel;
+// Rows of the DataFrame that pipeline[index] is applied to (index == size: after the last step).
+RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index);
+[[nodiscard]] inline bool small_by_construction(Rows r) { return r == Rows::one || r == Rows::few || r == Rows::driver; }
+
+// One `def` at module level or in a class, with what the file tells about its DataFrames.
+struct FunctionInfo {
+  std::vector<std::string> params;
+  std::set<std::string> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
+  bool returns_dataframe = false;          // `-> DataFrame` or a returned DataFrame chain
+  std::vector<const Chain*> returns;       // chains returned (`return spark.table(t)...`)
+};
+
 struct SourceModel {
   const SourceFile* file = nullptr;
   std::deque<Chain> chains;  // every maximal chain, in source order
@@ -134,6 +167,8 @@ struct SourceModel {
   std::set<std::string> star_imports;          // modules imported with *
   std::set<std::string> udf_names;             // names bound to row-at-a-time UDFs
   std::set<std::string> pandas_udf_names;
+  std::map<std::string, FunctionInfo> functions;  // by name
+  bool local_master = false;                      // .master("local...") / setMaster("local..."): a local session
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;

@@ -38,6 +38,21 @@ void mask_magics(std::string& text, CellLanguage& language) {
                        ? CellLanguage::python
                        : CellLanguage::other;
       }
+      // Databricks notebooks exported as .ipynb keep their cell magics with one '%': "%sql" on the
+      // first line makes the whole cell SQL, "%md", "%scala", "%r", "%sh", "%fs" another language.
+      if (first && line.substr(ind).rfind("%%", 0) != 0 && c == '%') {
+        std::string_view word = line.substr(ind + 1);
+        word = word.substr(0, word.find_first_of(" \t\r"));
+        if (word == "sql") {
+          language = CellLanguage::sql;
+          std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(start + ind + 4), ' ');
+          return;
+        }
+        if (word == "md" || word == "md-sandbox" || word == "scala" || word == "r" || word == "sh" || word == "fs") {
+          language = CellLanguage::other;
+          return;
+        }
+      }
       if (c == '%' || c == '!' || (first && c == '?'))
         std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
       first = false;
@@ -94,6 +109,8 @@ void load_databricks(SourceFile& f) {
     if (!(any && all_magic)) {
       cell.verbatim = true;
       cell.original = cell.text;
+      // Databricks runs "%pip install ..." and other line magics written straight into a Python cell.
+      mask_magics(cell.text, cell.language);
     }
     f.cells.push_back(std::move(cell));
     cell = Cell{};

@@ -1,0 +1,242 @@
+// Row-count facts about a DataFrame pipeline: where it starts (a table, driver-side data, a metadata
+// query) and what bounds it on the way (limit, global aggregates, grouping), for the rules that ask
+// "can this be big?" (collect-large, single-file-write, missing-broadcast, cartesian-join, caches).
+#include <algorithm>
+#include <cctype>
+
+#include "pyspark/model.hpp"
+
+namespace planlint::pyspark {
+namespace {
+
+constexpr std::int64_t kFewRows = 100000;  // a literal bound at or below this is "few" rows
+
+const std::set<std::string, std::less<>> kAggregates{
+    "count",      "sum",         "min",         "max",          "avg",           "mean",
+    "stddev",     "stddev_samp", "stddev_pop",  "variance",     "var_samp",      "var_pop",
+    "countDistinct", "count_distinct", "approx_count_distinct", "approxCountDistinct", "sumDistinct",
+    "sum_distinct", "first",     "last",        "collect_list", "collect_set",   "percentile_approx",
+    "percentile", "median",      "mode",        "corr",         "covar_samp",    "covar_pop",
+    "kurtosis",   "skewness",    "max_by",      "min_by",       "any_value",     "bool_and",
+    "bool_or",    "every",       "some",        "product",      "array_agg",     "count_if"};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// The leading function name of an expression text: "F.sum(x).alias('s')" -> "sum", "COUNT(*) as n" -> "COUNT".
+std::string leading_function(std::string_view t) {
+  std::size_t i = t.find_first_not_of(" \t\n[(");
+  if (i == std::string_view::npos) return {};
+  std::size_t j = i;
+  while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_' || t[j] == '.')) ++j;
+  if (j >= t.size() || t[j] != '(') return {};
+  std::string_view name = t.substr(i, j - i);
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
+  return std::string(name);
+}
+
+bool is_aggregate_name(std::string_view name) {
+  if (kAggregates.count(name) != 0) return true;
+  std::string l = lower(name);
+  return kAggregates.count(l) != 0;
+}
+
+// One argument of select(...) / agg(...) that is an aggregate: F.sum("x"), F.max(c).alias("m"),
+// [F.count(F.when(...)).alias(c) for c in cols], "sum(x)" in selectExpr.
+bool is_aggregate_arg(const Expr& e, bool sql_strings) {
+  if (sql_strings && e.string_value) {
+    std::string f = leading_function(*e.string_value);
+    return !f.empty() && is_aggregate_name(f) && lower(*e.string_value).find(" over") == std::string::npos;
+  }
+  if (e.chain != nullptr && e.chain->root_is_call) {
+    const std::string& root = e.chain->root;
+    auto dot = root.rfind('.');
+    std::string fn = dot == std::string::npos ? root : root.substr(dot + 1);
+    bool wrappers_only = std::all_of(e.chain->links.begin(), e.chain->links.end(), [](const Link& l) {
+      return l.name == "alias" || l.name == "cast" || l.name == "name" || l.name == "astype";
+    });
+    return is_aggregate_name(fn) && wrappers_only && e.text.find(".over(") == std::string::npos;
+  }
+  if (e.kind == "list_comprehension" || e.kind == "generator_expression") {
+    std::string f = leading_function(e.text);
+    return !f.empty() && is_aggregate_name(f) && e.text.find(".over(") == std::string::npos;
+  }
+  return false;
+}
+
+bool all_aggregates(const Link& l, bool sql_strings) {
+  if (l.args.empty()) return false;
+  return std::all_of(l.args.begin(), l.args.end(), [&](const Arg& a) { return is_aggregate_arg(a.value, sql_strings); });
+}
+
+// The text of a string literal, f-strings included (their {placeholders} stay as they are).
+std::string string_text(const Expr& e) {
+  if (e.string_value) return *e.string_value;
+  if (e.kind != "string") return {};
+  std::size_t q = e.text.find_first_of("\"'");
+  if (q == std::string::npos) return {};
+  std::string_view t(e.text);
+  t.remove_prefix(q);
+  std::size_t quote = t.substr(0, 3) == "\"\"\"" || t.substr(0, 3) == "'''" ? 3 : 1;
+  if (t.size() < 2 * quote) return {};
+  return std::string(t.substr(quote, t.size() - 2 * quote));
+}
+
+std::string first_word(std::string_view sql) {
+  std::size_t i = sql.find_first_not_of(" \t\r\n(");
+  if (i == std::string_view::npos) return {};
+  std::size_t j = i;
+  while (j < sql.size() && std::isalpha(static_cast<unsigned char>(sql[j]))) ++j;
+  return lower(sql.substr(i, j - i));
+}
+
+RowsFact sql_rows(const std::string& sql) {
+  std::string w = first_word(sql);
+  static const std::set<std::string, std::less<>> metadata{
+      "show", "describe", "desc", "explain", "set", "use", "create", "drop", "alter", "insert", "merge",
+      "refresh", "msck", "analyze", "cache", "uncache", "grant", "revoke", "delete", "update", "truncate", "optimize",
+      "vacuum", "list", "comment", "reset", "restore", "convert", "copy"};
+  if (metadata.count(w) != 0) return {Rows::few, "a `" + w + "` statement"};
+  if (w != "select" && w != "with") return {};
+  std::string l = lower(sql);
+  for (char& c : l)
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  bool grouped = l.find(" group by ") != std::string::npos;
+  if (l.find(" from ") == std::string::npos && w == "select") return {Rows::one, "a SELECT without FROM"};
+  if (l.rfind("select distinct", 0) == 0 || grouped) return {Rows::grouped, "a grouped query"};
+  // SELECT count(*) / max(x) ... FROM t without GROUP BY: one row, when every item is an aggregate.
+  auto from = l.find(" from ");
+  std::string items = l.substr(6, from - 6);
+  int level = 0;
+  std::string item;
+  bool all = true, any = false;
+  auto flush = [&]() {
+    std::string f = leading_function(item);
+    bool agg = !f.empty() && is_aggregate_name(f) && item.find(" over") == std::string::npos;
+    all = all && agg;
+    any = true;
+    item.clear();
+  };
+  for (char c : items) {
+    if (c == '(') ++level;
+    if (c == ')') --level;
+    if (c == ',' && level == 0) {
+      flush();
+      continue;
+    }
+    item += c;
+  }
+  flush();
+  if (any && all) return {Rows::one, "a global aggregate"};
+  return {};
+}
+
+RowsFact origin_rows(const Chain& origin, const Link* first) {
+  if (first == nullptr) return {};
+  if (first->name == "createDataFrame" || first->name == "parallelize") {
+    const Arg* data = first->arg(0, "data");
+    if (data == nullptr) return {};
+    const std::string& k = data->value.kind;
+    if (k == "list" || k == "tuple" || k == "list_comprehension") return {Rows::few, "literal rows"};
+    return {Rows::driver, "data built on the driver"};
+  }
+  if (first->name == "range") {
+    std::int64_t start = 0, end = -1;
+    const Arg* a0 = first->arg(0, "start");
+    const Arg* a1 = first->arg(1, "end");
+    if (a0 != nullptr && a0->value.int_value) end = *a0->value.int_value;
+    if (a1 != nullptr) {
+      if (!a1->value.int_value) return {};
+      start = end;
+      end = *a1->value.int_value;
+    }
+    if (end >= 0 && end - start <= kFewRows) return {Rows::few, "a small spark.range"};
+    return {};
+  }
+  if (first->name == "sql") {
+    const Arg* q = first->arg(0, "sqlQuery");
+    if (q == nullptr) return {};
+    return sql_rows(string_text(q->value));
+  }
+  (void)origin;
+  return {};
+}
+
+RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth);
+
+}  // namespace
+
+RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index) {
+  return rows_at(m, pipeline, index, 0);
+}
+
+namespace {
+
+RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth) {
+  RowsFact fact;
+  // Where the data comes from: the first reader of the pipeline (what comes before it is a session
+  // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
+  static const std::set<std::string, std::less<>> readers{"createDataFrame", "parallelize", "range", "sql", "table",
+                                                           "read", "readStream", "textFile", "load"};
+  for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
+    if (readers.count(pipeline[k].link->name) == 0) continue;
+    fact = origin_rows(*pipeline[k].chain, pipeline[k].link);
+    break;
+  }
+  bool grouping = false;
+  for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
+    const Link& l = *pipeline[k].link;
+    const std::string& n = l.name;
+    if (!l.is_call) continue;
+    if (n == "groupBy" || n == "groupby" || n == "rollup" || n == "cube" || n == "groupingSets") {
+      grouping = true;
+      continue;
+    }
+    if (grouping && (n == "agg" || n == "count" || n == "sum" || n == "avg" || n == "mean" || n == "min" ||
+                     n == "max" || n == "pivot" || n == "applyInPandas" || n == "apply")) {
+      if (n == "pivot") continue;
+      grouping = false;
+      if (fact.rows == Rows::unknown || fact.rows == Rows::grouped) fact = {Rows::grouped, "a grouped aggregate"};
+      continue;
+    }
+    if (n == "limit" || n == "sample" || n == "describe" || n == "summary" || n == "tail") {
+      const Arg* a = l.arg(0);
+      bool small = n != "limit" || (a != nullptr && a->value.int_value && *a->value.int_value <= kFewRows);
+      if (n == "limit" && a != nullptr && !a->value.int_value) small = true;  // limit(n): bounded by the author
+      if (small && fact.rows != Rows::one) fact = {n == "limit" && a != nullptr && a->value.int_value &&
+                                                           *a->value.int_value == 1
+                                                       ? Rows::one
+                                                       : Rows::few,
+                                                   n + "(...)"};
+      continue;
+    }
+    if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(l, n == "selectExpr"))) {
+      fact = {Rows::one, "a global aggregate"};
+      continue;
+    }
+    if (n == "distinct" && k > 0 && (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr")) {
+      if (fact.rows == Rows::unknown) fact = {Rows::grouped, "distinct values"};
+      continue;
+    }
+    if (n == "join" || n == "crossJoin" || n == "union" || n == "unionByName" || n == "unionAll" ||
+        n == "explode" || n == "flatMap") {
+      // A join or union of bounded inputs is still bounded, but only the other side can tell.
+      const Arg* other = l.arg(0);
+      const Chain* oc = other != nullptr ? other->value.chain : nullptr;
+      if (fact.rows == Rows::unknown || oc == nullptr || depth > 4) {
+        fact = {};
+        continue;
+      }
+      auto other_pipeline = oc->pipeline();
+      RowsFact o = rows_at(m, other_pipeline, other_pipeline.size(), depth + 1);
+      if (o.rows == Rows::unknown) fact = {};
+    }
+  }
+  return fact;
+}
+
+}  // namespace
+}  // namespace planlint::pyspark
