@@ -15,6 +15,8 @@ extern const RuleInfo kCacheWithoutUnpersist{"PL015",
                                              R"md(## What it does
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
 `.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either).
+Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
+as binding `x`.
 
 ## Why is this bad?
 Cached blocks stay in executor memory and disk until the application ends, crowding out execution

@@ -67,8 +67,9 @@ void check_collect_large(SourceContext& ctx) {
       auto& d = ctx.report(chain.cell, l.name_pos,
                            "`" + l.name + "()` pulls every row of the DataFrame into the driver; nothing bounds it");
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
-                     "Add `.limit(n)` before `." + l.name + "()`, use `.take(n)` or `.first()`, or aggregate in "
-                     "Spark first.");
+                     "Add `.limit(n)` before `." + l.name +
+                         "()`, use `.take(n)` or `.first()`, or aggregate in "
+                         "Spark first.");
     }
   }
 }

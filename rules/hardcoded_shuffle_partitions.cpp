@@ -20,7 +20,10 @@ extern const RuleInfo kHardcodedShufflePartitions{"PL005",
                                                   R"md(## What it does
 Reports the first shuffle of a plan without AQE whose partition count is fixed (hash, range or
 round-robin partitioning with `n` partitions), and lists every count the plan uses. The count comes
-from `spark.sql.shuffle.partitions` (200 unless set) or from a `repartition(n)`.
+from `spark.sql.shuffle.partitions` (200 unless set) or from a `repartition(n)`. In PySpark source it
+reports a literal count set with `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
+SQL `SET`; not Spark's default 200 written out, not `"auto"` (Databricks), and not in a file whose
+session runs with a `local[...]` master, where a small count is the right tuning.
 
 ## Why is this bad?
 One number cannot fit every stage: 200 partitions of a 2 TB shuffle are 10 GB each and spill, while

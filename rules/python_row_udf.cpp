@@ -14,7 +14,10 @@ extern const RuleInfo kPythonRowUdf{"PL003",
                                     FixAvailability::never,
                                     R"md(## What it does
 Finds `BatchEvalPython`, the operator that runs `@udf` / `F.udf(...)` functions one row at a time.
-`ArrowEvalPython` (pandas / Arrow UDFs) is not reported.
+`ArrowEvalPython` (pandas / Arrow UDFs) is not reported. In PySpark source: `@udf`, `@udf(...)`,
+`@F.udf(T)`, `udf(f, T)`, `F.udf(lambda ...)`, `UserDefinedFunction(f, T)`, `spark.udf.register("n", f)`
+with a Python function and Spark 1.x `sqlContext.registerFunction(...)`; registering a UDF made
+earlier is reported once, where it was made. Not `pandas_udf`, mlflow's `spark_udf` or Java UDFs.
 
 ## Why is this bad?
 Each row is pickled, sent to a Python worker process, evaluated by the interpreter and sent back. This

@@ -169,13 +169,13 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       });
       if (satisfies && m == "join") continue;
       if (!reported.insert({first->chain->cell, first->link->name_pos.start_byte}).second) continue;
-      std::string message =
-          satisfies && !all_columns
-              ? "`repartition` on " + quote_names(shared) + " right before `" + m +
-                    "` on the same key: the repartition moves every row, where `" + m +
-                    "` alone would shuffle partial aggregates"
-              : "`repartition` is followed by `" + m + "`" + (shared.empty() ? "" : " on " + quote_names(shared)) +
-                    ", which shuffles again: the repartition's shuffle is wasted";
+      std::string message = satisfies && !all_columns
+                                ? "`repartition` on " + quote_names(shared) + " right before `" + m +
+                                      "` on the same key: the repartition moves every row, where `" + m +
+                                      "` alone would shuffle partial aggregates"
+                                : "`repartition` is followed by `" + m + "`" +
+                                      (shared.empty() ? "" : " on " + quote_names(shared)) +
+                                      ", which shuffles again: the repartition's shuffle is wasted";
       auto& d = ctx.report(first->chain->cell, first->link->name_pos, message);
       d.related.push_back(
           {Location{ctx.model().file->path, second.name_pos.line, second.name_pos.column, second.name_pos.end_line,

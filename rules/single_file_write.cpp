@@ -14,7 +14,8 @@ extern const RuleInfo kSingleFileWrite{"PL013",
                                        FixAvailability::sometimes,
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
-place, such as `select` or `withColumn`).
+place, such as `select` or `withColumn`). Data that is small by construction is not reported:
+`createDataFrame` of driver-side data, a literal `spark.range`, a `limit(n)`.
 
 ## Why is this bad?
 One task writes the whole output: the write runs on one core, and `coalesce(1)` also pulls the

@@ -41,23 +41,70 @@ const std::set<std::string, std::less<>> kSparkOnlyMethods{"withColumn",
                                                            "hint"};
 const std::set<std::string, std::less<>> kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
 // Methods only an RDD has: a chain through one of them is an RDD, whatever its name says.
-const std::set<std::string, std::less<>> kRddOnlyMethods{
-    "map",        "flatMap",     "mapValues",     "flatMapValues", "reduceByKey",     "groupByKey",
-    "combineByKey", "foldByKey", "aggregateByKey", "sortByKey",    "sortBy",          "keys",
-    "values",     "glom",        "mapPartitions", "mapPartitionsWithIndex", "partitionBy", "keyBy",
-    "zipWithIndex", "zipWithUniqueId", "countByKey", "countByValue", "reduce",        "fold",
-    "saveAsTextFile", "saveAsPickleFile", "lookup", "cogroup",     "subtractByKey",   "leftOuterJoin",
-    "rightOuterJoin", "fullOuterJoin", "cartesian", "pipe",        "zip",             "top",
-    "takeOrdered"};
+const std::set<std::string, std::less<>> kRddOnlyMethods{"map",
+                                                         "flatMap",
+                                                         "mapValues",
+                                                         "flatMapValues",
+                                                         "reduceByKey",
+                                                         "groupByKey",
+                                                         "combineByKey",
+                                                         "foldByKey",
+                                                         "aggregateByKey",
+                                                         "sortByKey",
+                                                         "sortBy",
+                                                         "keys",
+                                                         "values",
+                                                         "glom",
+                                                         "mapPartitions",
+                                                         "mapPartitionsWithIndex",
+                                                         "partitionBy",
+                                                         "keyBy",
+                                                         "zipWithIndex",
+                                                         "zipWithUniqueId",
+                                                         "countByKey",
+                                                         "countByValue",
+                                                         "reduce",
+                                                         "fold",
+                                                         "saveAsTextFile",
+                                                         "saveAsPickleFile",
+                                                         "lookup",
+                                                         "cogroup",
+                                                         "subtractByKey",
+                                                         "leftOuterJoin",
+                                                         "rightOuterJoin",
+                                                         "fullOuterJoin",
+                                                         "cartesian",
+                                                         "pipe",
+                                                         "zip",
+                                                         "top",
+                                                         "takeOrdered"};
 // SparkContext methods that make an RDD.
-const std::set<std::string, std::less<>> kRddSources{"parallelize", "textFile",   "wholeTextFiles", "range",
-                                                     "emptyRDD",    "union",      "binaryFiles",    "sequenceFile",
+const std::set<std::string, std::less<>> kRddSources{"parallelize", "textFile",   "wholeTextFiles",  "range",
+                                                     "emptyRDD",    "union",      "binaryFiles",     "sequenceFile",
                                                      "pickleFile",  "hadoopFile", "newAPIHadoopFile"};
 // Methods that only a DataFrame has (RDDs share cache, coalesce, repartition, persist, toDF... with it).
-const std::set<std::string, std::less<>> kDataFrameOnlyMethods{
-    "withColumn", "withColumns", "withColumnRenamed", "groupBy", "repartitionByRange", "crossJoin",
-    "dropDuplicates", "toPandas", "createOrReplaceTempView", "createTempView", "write", "writeTo", "writeStream",
-    "orderBy", "unionByName", "selectExpr", "printSchema", "hint", "agg", "na", "fillna", "dropna"};
+const std::set<std::string, std::less<>> kDataFrameOnlyMethods{"withColumn",
+                                                               "withColumns",
+                                                               "withColumnRenamed",
+                                                               "groupBy",
+                                                               "repartitionByRange",
+                                                               "crossJoin",
+                                                               "dropDuplicates",
+                                                               "toPandas",
+                                                               "createOrReplaceTempView",
+                                                               "createTempView",
+                                                               "write",
+                                                               "writeTo",
+                                                               "writeStream",
+                                                               "orderBy",
+                                                               "unionByName",
+                                                               "selectExpr",
+                                                               "printSchema",
+                                                               "hint",
+                                                               "agg",
+                                                               "na",
+                                                               "fillna",
+                                                               "dropna"};
 
 // Null-safe wrappers: a missing field (an error-recovered or parameterless node) is a null TSNode,
 // and the 0.20 runtime dereferences it in most calls.
@@ -160,12 +207,12 @@ class Analyzer {
   std::set<const Chain*> noted_;
   TSNode statement_node_{};  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
-  std::vector<int> loops_;                          // open loops, innermost last
+  std::vector<int> loops_;  // open loops, innermost last
   int next_loop_ = 0;
-  std::map<std::string, int> loop_targets_;         // names a `for` rebinds, to its loop
-  std::vector<std::string> functions_;              // open defs, innermost last
+  std::map<std::string, int> loop_targets_;            // names a `for` rebinds, to its loop
+  std::vector<std::string> functions_;                 // open defs, innermost last
   std::map<std::string, const Chain*> self_bindings_;  // `self.df = ...` within one class
-  std::vector<const Chain*> calls_;                 // root calls of a name: candidates for function calls
+  std::vector<const Chain*> calls_;                    // root calls of a name: candidates for function calls
 
  public:
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
@@ -212,7 +259,6 @@ class Analyzer {
   }
 
  private:
-
   // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
   std::optional<Expr::Lambda> root_lambda(TSNode call) {
     if (!is_type(call, "call")) return std::nullopt;
@@ -595,8 +641,10 @@ class Analyzer {
       const std::string& name = c.links[i].name;
       switch (kind) {
         case Kind::session:
-          if (name == "sparkContext") kind = Kind::context;
-          else if (kReaders.count(name) != 0) kind = Kind::dataframe;
+          if (name == "sparkContext")
+            kind = Kind::context;
+          else if (kReaders.count(name) != 0)
+            kind = Kind::dataframe;
           break;
         case Kind::context:
           if (kRddSources.count(name) != 0) kind = Kind::rdd;
@@ -668,7 +716,7 @@ class Analyzer {
   // `upper = F.udf(lambda s: s.upper())`, `f = udf(fn, "int")`, `g = pandas_udf(...)`.
   void note_udf_binding(const std::string& name, const Chain& chain) {
     if (!chain.root_is_call || !chain.links.empty()) return;
-    if (chain.root == "pyspark.sql.functions.udf") m_.udf_names.insert(name);
+    if (chain.root == "pyspark.sql.functions.udf" || is_user_defined_function(chain.root)) m_.udf_names.insert(name);
     if (chain.root == "pyspark.sql.functions.pandas_udf") m_.pandas_udf_names.insert(name);
     for (auto& u : m_.udfs)
       if (u.pos.start_byte == chain.pos.start_byte && u.cell == chain.cell && u.name.empty()) u.name = name;
@@ -693,8 +741,28 @@ class Analyzer {
     visit(def, depth + 1);
   }
 
-  // udf(...) / F.udf(...) calls and spark.udf.register(name, python_function).
+  // UserDefinedFunction(f, T): the Spark 1.x/2.x class behind udf().
+  static bool is_user_defined_function(const std::string& root) {
+    return root == "UserDefinedFunction" || root == "pyspark.sql.udf.UserDefinedFunction" ||
+           root == "pyspark.sql.functions.UserDefinedFunction";
+  }
+
+  // udf(...) / F.udf(...) calls, spark.udf.register(name, python_function) and the Spark 1.x
+  // sqlContext.registerFunction(name, f).
   void note_udf_call(const Chain& c) {
+    if (c.root_is_call && is_user_defined_function(c.root) && c.links.empty()) {
+      m_.udfs.push_back({"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"});
+      return;
+    }
+    if (!c.root_is_call && c.links.size() == 1 && c.links[0].name == "registerFunction" &&
+        c.links[0].args.size() >= 2) {
+      const Link& reg = c.links[0];
+      const Expr& fn = reg.args[1].value;
+      if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
+      m_.udfs.push_back(
+          {reg.args[0].value.string_value.value_or(""), UdfKind::row, c.pos, c.cell, fn.lambda, "register"});
+      return;
+    }
     if (c.root_is_call && c.root == "pyspark.sql.functions.udf" && c.links.empty()) {
       UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
@@ -707,7 +775,8 @@ class Analyzer {
       const Link& reg = c.links.back();
       if (reg.args.size() < 2) return;
       const Expr& fn = reg.args[1].value;
-      if (m_.pandas_udf_names.count(fn.text) != 0) return;
+      // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
+      if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
       UdfDef u{reg.args[0].value.string_value.value_or(""), UdfKind::row, c.pos, c.cell, fn.lambda, "register"};
       m_.udfs.push_back(u);
     }
@@ -821,7 +890,8 @@ class Analyzer {
       bindings_.erase(text(target));
       return;
     }
-    for (std::uint32_t i = 0; i < named_count(target); ++i) note_loop_targets(ts_node_named_child(target, i), depth + 1);
+    for (std::uint32_t i = 0; i < named_count(target); ++i)
+      note_loop_targets(ts_node_named_child(target, i), depth + 1);
   }
 
   // Parameters and annotations of a def: `df: DataFrame` and `-> DataFrame` say what flows in and out.

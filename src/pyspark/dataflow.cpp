@@ -11,14 +11,47 @@ namespace {
 
 constexpr std::int64_t kFewRows = 100000;  // a literal bound at or below this is "few" rows
 
-const std::set<std::string, std::less<>> kAggregates{
-    "count",      "sum",         "min",         "max",          "avg",           "mean",
-    "stddev",     "stddev_samp", "stddev_pop",  "variance",     "var_samp",      "var_pop",
-    "countDistinct", "count_distinct", "approx_count_distinct", "approxCountDistinct", "sumDistinct",
-    "sum_distinct", "first",     "last",        "collect_list", "collect_set",   "percentile_approx",
-    "percentile", "median",      "mode",        "corr",         "covar_samp",    "covar_pop",
-    "kurtosis",   "skewness",    "max_by",      "min_by",       "any_value",     "bool_and",
-    "bool_or",    "every",       "some",        "product",      "array_agg",     "count_if"};
+const std::set<std::string, std::less<>> kAggregates{"count",
+                                                     "sum",
+                                                     "min",
+                                                     "max",
+                                                     "avg",
+                                                     "mean",
+                                                     "stddev",
+                                                     "stddev_samp",
+                                                     "stddev_pop",
+                                                     "variance",
+                                                     "var_samp",
+                                                     "var_pop",
+                                                     "countDistinct",
+                                                     "count_distinct",
+                                                     "approx_count_distinct",
+                                                     "approxCountDistinct",
+                                                     "sumDistinct",
+                                                     "sum_distinct",
+                                                     "first",
+                                                     "last",
+                                                     "collect_list",
+                                                     "collect_set",
+                                                     "percentile_approx",
+                                                     "percentile",
+                                                     "median",
+                                                     "mode",
+                                                     "corr",
+                                                     "covar_samp",
+                                                     "covar_pop",
+                                                     "kurtosis",
+                                                     "skewness",
+                                                     "max_by",
+                                                     "min_by",
+                                                     "any_value",
+                                                     "bool_and",
+                                                     "bool_or",
+                                                     "every",
+                                                     "some",
+                                                     "product",
+                                                     "array_agg",
+                                                     "count_if"};
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -69,7 +102,8 @@ bool is_aggregate_arg(const Expr& e, bool sql_strings) {
 
 bool all_aggregates(const Link& l, bool sql_strings) {
   if (l.args.empty()) return false;
-  return std::all_of(l.args.begin(), l.args.end(), [&](const Arg& a) { return is_aggregate_arg(a.value, sql_strings); });
+  return std::all_of(l.args.begin(), l.args.end(),
+                     [&](const Arg& a) { return is_aggregate_arg(a.value, sql_strings); });
 }
 
 // The text of a string literal, f-strings included (their {placeholders} stay as they are).
@@ -96,9 +130,9 @@ std::string first_word(std::string_view sql) {
 RowsFact sql_rows(const std::string& sql) {
   std::string w = first_word(sql);
   static const std::set<std::string, std::less<>> metadata{
-      "show", "describe", "desc", "explain", "set", "use", "create", "drop", "alter", "insert", "merge",
-      "refresh", "msck", "analyze", "cache", "uncache", "grant", "revoke", "delete", "update", "truncate", "optimize",
-      "vacuum", "list", "comment", "reset", "restore", "convert", "copy"};
+      "show",     "describe", "desc",   "explain", "set",     "use",     "create",  "drop",    "alter",  "insert",
+      "merge",    "refresh",  "msck",   "analyze", "cache",   "uncache", "grant",   "revoke",  "delete", "update",
+      "truncate", "optimize", "vacuum", "list",    "comment", "reset",   "restore", "convert", "copy"};
   if (metadata.count(w) != 0) return {Rows::few, "a `" + w + "` statement"};
   if (w != "select" && w != "with") return {};
   std::string l = lower(sql);
@@ -179,8 +213,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   RowsFact fact;
   // Where the data comes from: the first reader of the pipeline (what comes before it is a session
   // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
-  static const std::set<std::string, std::less<>> readers{"createDataFrame", "parallelize", "range", "sql", "table",
-                                                           "read", "readStream", "textFile", "load"};
+  static const std::set<std::string, std::less<>> readers{
+      "createDataFrame", "parallelize", "range", "sql", "table", "read", "readStream", "textFile", "load"};
   for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
     if (readers.count(pipeline[k].link->name) == 0) continue;
     fact = origin_rows(*pipeline[k].chain, pipeline[k].link);
@@ -206,23 +240,22 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       const Arg* a = l.arg(0);
       bool small = n != "limit" || (a != nullptr && a->value.int_value && *a->value.int_value <= kFewRows);
       if (n == "limit" && a != nullptr && !a->value.int_value) small = true;  // limit(n): bounded by the author
-      if (small && fact.rows != Rows::one) fact = {n == "limit" && a != nullptr && a->value.int_value &&
-                                                           *a->value.int_value == 1
-                                                       ? Rows::one
-                                                       : Rows::few,
-                                                   n + "(...)"};
+      if (small && fact.rows != Rows::one)
+        fact = {n == "limit" && a != nullptr && a->value.int_value && *a->value.int_value == 1 ? Rows::one : Rows::few,
+                n + "(...)"};
       continue;
     }
     if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(l, n == "selectExpr"))) {
       fact = {Rows::one, "a global aggregate"};
       continue;
     }
-    if (n == "distinct" && k > 0 && (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr")) {
+    if (n == "distinct" && k > 0 &&
+        (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr")) {
       if (fact.rows == Rows::unknown) fact = {Rows::grouped, "distinct values"};
       continue;
     }
-    if (n == "join" || n == "crossJoin" || n == "union" || n == "unionByName" || n == "unionAll" ||
-        n == "explode" || n == "flatMap") {
+    if (n == "join" || n == "crossJoin" || n == "union" || n == "unionByName" || n == "unionAll" || n == "explode" ||
+        n == "flatMap") {
       // A join or union of bounded inputs is still bounded, but only the other side can tell.
       const Arg* other = l.arg(0);
       const Chain* oc = other != nullptr ? other->value.chain : nullptr;

@@ -146,7 +146,9 @@ struct RowsFact {
 struct SourceModel;
 // Rows of the DataFrame that pipeline[index] is applied to (index == size: after the last step).
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index);
-[[nodiscard]] inline bool small_by_construction(Rows r) { return r == Rows::one || r == Rows::few || r == Rows::driver; }
+[[nodiscard]] inline bool small_by_construction(Rows r) {
+  return r == Rows::one || r == Rows::few || r == Rows::driver;
+}
 
 // One `def` at module level or in a class, with what the file tells about its DataFrames.
 struct FunctionInfo {

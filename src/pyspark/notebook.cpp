@@ -45,7 +45,8 @@ void mask_magics(std::string& text, CellLanguage& language) {
         word = word.substr(0, word.find_first_of(" \t\r"));
         if (word == "sql") {
           language = CellLanguage::sql;
-          std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(start + ind + 4), ' ');
+          std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(start + ind + 4),
+                    ' ');
           return;
         }
         if (word == "md" || word == "md-sandbox" || word == "scala" || word == "r" || word == "sh" || word == "fs") {
