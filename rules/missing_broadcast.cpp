@@ -61,7 +61,8 @@ out = events.join(broadcast(labels), "id")
 
 ## Fix safety
 PySpark source: wrapping the small side in `broadcast(...)` (and adding the import when missing)
-is safe when the side is a `createDataFrame` of literals or a `spark.range(n)` under the threshold:
+is safe when the side is a `createDataFrame` of literals (PySpark ships those as an RDD without
+statistics, so Spark cannot see they are small; a `spark.range(n)` it can, and is not reported):
 the join's result is the same and the side fits in memory. For a `.limit(n)` or a table configured
 as small it is unsafe: the size is an assumption. Plans: display-only; wrap the small side in `broadcast(...)` (`from pyspark.sql.functions import broadcast`)
 or add a `/*+ BROADCAST(t) */` hint in SQL.
@@ -143,18 +144,9 @@ std::string small_because(const pyspark::Chain* c, const LintOptions& options, b
         certain = true;
         return "it is a createDataFrame of literal rows";
       }
-      if (l.name == "range" && !l.args.empty()) {
-        const pyspark::Arg* end = l.arg(1) != nullptr ? l.arg(1) : l.arg(0);
-        const pyspark::Arg* start = l.arg(1) != nullptr ? l.arg(0) : nullptr;
-        if (end != nullptr && end->value.int_value) {
-          std::int64_t rows = *end->value.int_value - (start != nullptr ? start->value.int_value.value_or(0) : 0);
-          if (rows >= 0 && static_cast<double>(rows) * 8 <= options.broadcast_threshold_bytes) {
-            certain = true;
-            return "it is spark.range of " + std::to_string(rows) + " rows";
-          }
-          return {};
-        }
-      }
+      // spark.range(n) is not reported: a Range knows its exact size (8 bytes a row), so Spark
+      // broadcasts it by itself under spark.sql.autoBroadcastJoinThreshold.
+      if (l.name == "range") return {};
       if (l.name == "table" && !l.args.empty() && l.args[0].value.string_value) {
         const std::string& t = *l.args[0].value.string_value;
         for (const auto& s : options.small_tables)
