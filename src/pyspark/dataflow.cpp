@@ -3,6 +3,7 @@
 // "can this be big?" (collect-large, single-file-write, missing-broadcast, cartesian-join, caches).
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "pyspark/model.hpp"
 
@@ -209,7 +210,43 @@ RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, st
 
 namespace {
 
+// df = clean(raw): a helper whose one `return` transforms a parameter holds the argument's rows,
+// after the helper's own steps. The three pipelines joined end to end, or nullopt.
+std::optional<std::vector<Step>> through_helper(const SourceModel& m, const Chain& call, std::size_t& offset) {
+  if (!call.root_is_call) return std::nullopt;
+  auto f = m.functions.find(call.root);
+  if (f == m.functions.end() || f->second.returns.size() != 1) return std::nullopt;
+  const Chain* ret = f->second.returns.front();
+  const Chain* from = ret->origin();
+  if (from->root_is_call) return std::nullopt;
+  const auto& params = f->second.params;
+  auto at = std::find(params.begin(), params.end(), from->root);
+  if (at == params.end()) return std::nullopt;
+  auto position = static_cast<std::size_t>(at - params.begin());
+  const Arg* arg = nullptr;
+  std::size_t positional = 0;
+  for (const Arg& a : call.root_args) {
+    if (a.keyword == from->root || (a.keyword.empty() && positional++ == position)) {
+      arg = &a;
+      break;
+    }
+  }
+  if (arg == nullptr || arg->value.chain == nullptr) return std::nullopt;
+  std::vector<Step> joined = arg->value.chain->pipeline();
+  auto own = ret->pipeline();
+  joined.insert(joined.end(), own.begin(), own.end());
+  offset = joined.size();
+  return joined;
+}
+
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth) {
+  if (!pipeline.empty() && depth < 4) {
+    std::size_t offset = 0;
+    if (auto joined = through_helper(m, *pipeline.front().chain->origin(), offset)) {
+      joined->insert(joined->end(), pipeline.begin(), pipeline.end());
+      return rows_at(m, *joined, offset + index, depth + 1);
+    }
+  }
   RowsFact fact;
   // Where the data comes from: the first reader of the pipeline (what comes before it is a session
   // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
