@@ -78,11 +78,11 @@ TEST_CASE("safe-only fixing leaves unsafe fixes alone", "[fix]") {
 TEST_CASE("line endings, BOM and final newline are kept", "[fix]") {
   std::string src =
       "\xEF\xBB\xBF\"\"\"doc\"\"\"\r\nevents = spark.table('e')\r\n"
-      "j = events.join(spark.range(10), 'id')";
+      "j = events.join(spark.createDataFrame([(1,)], ['id']), 'id')";
   auto out = fix_text("a.py", src, every_rule(), FixOptions{});
   CHECK(out.fixed ==
         "\xEF\xBB\xBF\"\"\"doc\"\"\"\r\nfrom pyspark.sql.functions import broadcast\r\nevents = spark.table('e')\r\n"
-        "j = events.join(broadcast(spark.range(10)), 'id')");
+        "j = events.join(broadcast(spark.createDataFrame([(1,)], ['id'])), 'id')");
 }
 
 TEST_CASE("a notebook fix changes only the fixed cell's source", "[fix][notebook]") {
