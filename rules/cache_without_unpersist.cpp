@@ -57,7 +57,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     if (c.links.empty() || (c.root_is_call && c.assigned_to.empty())) continue;
     const pyspark::Link& last = c.links.back();
     if (last.name != "cache" && last.name != "persist") continue;
-    if (c.is_rdd && !c.rdd_of_dataframe && !c.is_dataframe && c.root_is_call) continue;
+    if (c.root_is_call && c.is_rdd && !c.rdd_of_dataframe) continue;
     // A few literal rows or a limit(5) hold next to no executor memory.
     auto pipeline = c.pipeline();
     if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size() - 1).rows)) continue;

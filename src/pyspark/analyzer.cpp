@@ -218,6 +218,8 @@ class Analyzer {
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
   // a helper that returns one) change what earlier chains are.
   void resolve_functions() {
+    // Without a def, nothing here can change what build_chain already decided.
+    if (m_.functions.empty()) return;
     for (int round = 0; round < 3; ++round) {
       bool changed = false;
       for (const Chain* call : calls_) {
@@ -750,28 +752,20 @@ class Analyzer {
   // udf(...) / F.udf(...) calls, spark.udf.register(name, python_function) and the Spark 1.x
   // sqlContext.registerFunction(name, f).
   void note_udf_call(const Chain& c) {
-    if (c.root_is_call && is_user_defined_function(c.root) && c.links.empty()) {
-      m_.udfs.push_back({"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"});
-      return;
-    }
-    if (!c.root_is_call && c.links.size() == 1 && c.links[0].name == "registerFunction" &&
-        c.links[0].args.size() >= 2) {
-      const Link& reg = c.links[0];
-      const Expr& fn = reg.args[1].value;
-      if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
-      m_.udfs.push_back(
-          {reg.args[0].value.string_value.value_or(""), UdfKind::row, c.pos, c.cell, fn.lambda, "register"});
-      return;
-    }
-    if (c.root_is_call && c.root == "pyspark.sql.functions.udf" && c.links.empty()) {
+    if (c.root_is_call && (c.root == "pyspark.sql.functions.udf" || is_user_defined_function(c.root)) &&
+        c.links.empty()) {
       UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
       m_.udfs.push_back(u);
       return;
     }
-    // spark.udf.register("name", f[, returnType]): a Python function unless it is a pandas UDF.
-    if (c.links.size() >= 2 && c.links[c.links.size() - 2].name == "udf" && c.links.back().name == "register" &&
-        !c.root_is_call && (c.root == "spark" || (c.bound != nullptr && c.bound->is_session))) {
+    // spark.udf.register("name", f[, returnType]) and sqlContext.registerFunction("name", f): a Python
+    // function unless it is a pandas UDF.
+    bool spark_register = c.links.size() >= 2 && c.links[c.links.size() - 2].name == "udf" &&
+                          c.links.back().name == "register" && !c.root_is_call &&
+                          (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
+    bool context_register = !c.root_is_call && c.links.size() == 1 && c.links[0].name == "registerFunction";
+    if (spark_register || context_register) {
       const Link& reg = c.links.back();
       if (reg.args.size() < 2) return;
       const Expr& fn = reg.args[1].value;

@@ -169,7 +169,7 @@ RowsFact sql_rows(const std::string& sql) {
   return {};
 }
 
-RowsFact origin_rows(const Chain& origin, const Link* first) {
+RowsFact origin_rows(const Link* first) {
   if (first == nullptr) return {};
   if (first->name == "createDataFrame" || first->name == "parallelize") {
     const Arg* data = first->arg(0, "data");
@@ -196,7 +196,6 @@ RowsFact origin_rows(const Chain& origin, const Link* first) {
     if (q == nullptr) return {};
     return sql_rows(string_text(q->value));
   }
-  (void)origin;
   return {};
 }
 
@@ -254,7 +253,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       "createDataFrame", "parallelize", "range", "sql", "table", "read", "readStream", "textFile", "load"};
   for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
     if (readers.count(pipeline[k].link->name) == 0) continue;
-    fact = origin_rows(*pipeline[k].chain, pipeline[k].link);
+    fact = origin_rows(pipeline[k].link);
     break;
   }
   bool grouping = false;
@@ -267,19 +266,18 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       continue;
     }
     if (grouping && (n == "agg" || n == "count" || n == "sum" || n == "avg" || n == "mean" || n == "min" ||
-                     n == "max" || n == "pivot" || n == "applyInPandas" || n == "apply")) {
-      if (n == "pivot") continue;
+                     n == "max" || n == "applyInPandas" || n == "apply")) {
       grouping = false;
       if (fact.rows == Rows::unknown || fact.rows == Rows::grouped) fact = {Rows::grouped, "a grouped aggregate"};
       continue;
     }
     if (n == "limit" || n == "sample" || n == "describe" || n == "summary" || n == "tail") {
       const Arg* a = l.arg(0);
-      bool small = n != "limit" || (a != nullptr && a->value.int_value && *a->value.int_value <= kFewRows);
-      if (n == "limit" && a != nullptr && !a->value.int_value) small = true;  // limit(n): bounded by the author
-      if (small && fact.rows != Rows::one)
-        fact = {n == "limit" && a != nullptr && a->value.int_value && *a->value.int_value == 1 ? Rows::one : Rows::few,
-                n + "(...)"};
+      if (n == "limit" && a == nullptr) continue;
+      // limit(n) with a name is bounded by the author; a literal above kFewRows is not "few".
+      std::optional<std::int64_t> count = n == "limit" ? a->value.int_value : std::nullopt;
+      if (count && *count > kFewRows) continue;
+      if (fact.rows != Rows::one) fact = {count == 1 ? Rows::one : Rows::few, n + "(...)"};
       continue;
     }
     if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(l, n == "selectExpr"))) {
