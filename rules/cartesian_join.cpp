@@ -18,6 +18,15 @@ Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no e
 two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global
 aggregate (one row, like `SELECT count(*) ...`) is not reported.
 
+In PySpark source: `crossJoin`, `join(how="cross")` without a key, `df.join(other)` without a
+condition, a join condition with no column equality between the sides (only `<`/`>=` ranges,
+`startswith`, `array_contains`, `isin`, an `|` of equalities, `~(a == b)`, a comparison with a
+literal, `F.lit(True)`), and `rdd.cartesian(other)`. A condition Spark can hash on (`a.k == b.k`
+AND-ed with anything, `eqNullSafe`, key names) is fine; a condition held in a variable is not
+judged. Not reported when both sides are tiny by construction (literal rows, `spark.range(small)`,
+`limit(n)`) or one side is a single row (a global aggregate); RDD `join` is a key join and pandas
+`join` is not Spark.
+
 ## Why is this bad?
 The join compares `left rows × right rows` pairs: a million rows against a million rows is 10^12
 comparisons. Usually a join key was forgotten, a `crossJoin` was meant for a tiny table, or a range
@@ -105,19 +114,89 @@ void check_cartesian_join(PlanContext& ctx) {
   }
 }
 
-// Source: df.crossJoin(other) and df.join(other, how="cross").
+namespace {
+
+// Why the side of a join is evidently tiny, or nullopt. `index` is where the join sits in `pipeline`.
+std::optional<pyspark::RowsFact> small_side(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline,
+                                            std::size_t index) {
+  pyspark::RowsFact f = pyspark::rows_before(m, pipeline, index);
+  if (pyspark::small_by_construction(f.rows)) return f;
+  return std::nullopt;
+}
+
+// A condition as one short line for a message: whitespace squashed, long ones cut.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\';
+    if (space && (out.empty() || out.back() == ' ' || out.back() == '(')) continue;
+    if (c == ')' && !out.empty() && out.back() == ' ') out.pop_back();
+    out += space ? ' ' : c;
+  }
+  if (out.size() > 72) out = out.substr(0, 69) + "...";
+  return out;
+}
+
+bool spark_receiver(const pyspark::Link& l, const pyspark::Arg* other) {
+  if (l.on == pyspark::Link::On::dataframe) return true;
+  if (l.on != pyspark::Link::On::unknown) return false;
+  // a.join(b) on a name the file does not type: b being a Spark DataFrame says a is one too.
+  return other != nullptr && other->value.chain != nullptr && other->value.chain->is_dataframe &&
+         !other->value.chain->ends_local;
+}
+
+}  // namespace
+
+// Source: df.crossJoin(other), df.join(other, how="cross"), df.join(other) without a condition,
+// df.join(other, <condition without a column equality>), rdd.cartesian(other). Not when both sides
+// are tiny by construction (a literal grid), nor when one side is a single row.
 void check_cartesian_join_source(SourceContext& ctx) {
-  for (const auto& chain : ctx.model().chains) {
-    for (const auto& l : chain.links) {
-      bool cross = l.is_call && l.name == "crossJoin";
-      if (l.is_call && l.name == "join") {
+  const auto& m = ctx.model();
+  for (const auto& chain : m.chains) {
+    std::vector<pyspark::Step> pipeline;
+    for (std::size_t li = 0; li < chain.links.size(); ++li) {
+      const auto& l = chain.links[li];
+      if (!l.is_call || l.args.empty()) continue;
+      std::string what;
+      const pyspark::Arg* other = l.arg(0, "other");
+      if (l.name == "crossJoin" && l.on != pyspark::Link::On::local) {
+        what = "cross join: every row is paired with every row of the other side";
+      } else if (l.name == "cartesian" && l.on != pyspark::Link::On::local && l.on != pyspark::Link::On::dataframe) {
+        what = "RDD cartesian: every element is paired with every element of the other RDD";
+      } else if (l.name == "join" && spark_receiver(l, other)) {
         const pyspark::Arg* how = l.arg(2, "how");
-        cross = how != nullptr && how->value.string_value == "cross";
+        const pyspark::Arg* on = l.arg(1, "on");
+        bool keyed = on != nullptr && (on->value.condition == pyspark::Expr::Condition::keys ||
+                                       on->value.condition == pyspark::Expr::Condition::equality);
+        if (how != nullptr && how->value.string_value == "cross" && !keyed) {
+          what = "cross join: every row is paired with every row of the other side";
+        } else if (on == nullptr || on->value.condition == pyspark::Expr::Condition::no_equality) {
+          if (on != nullptr && on->value.kind == "none") on = nullptr;  // df.join(other, None, "left")
+          what = on == nullptr ? "join without a condition: every row is paired with every row of the other side"
+                               : "join condition `" + one_line(on->value.text) +
+                                     "` has no equality between the two sides: Spark compares every pair of rows "
+                                     "(a nested-loop or cartesian join)";
+        }
       }
-      if (!cross) continue;
-      auto& d = ctx.report(chain.cell, l.name_pos, "cross join: every row is paired with every row of the other side");
+      if (what.empty()) continue;
+      if (pipeline.empty()) pipeline = chain.pipeline();
+      std::size_t index = 0;
+      for (std::size_t k = 0; k < pipeline.size(); ++k)
+        if (pipeline[k].link == &l) index = k;
+      auto left = small_side(m, pipeline, index);
+      std::optional<pyspark::RowsFact> right;
+      if (other != nullptr && other->value.chain != nullptr) {
+        auto other_pipeline = other->value.chain->pipeline();
+        right = small_side(m, other_pipeline, other_pipeline.size());
+      }
+      bool one_row = (left && left->rows == pyspark::Rows::one) || (right && right->rows == pyspark::Rows::one);
+      if ((left && right) || one_row) continue;
+      auto& d = ctx.report(chain.cell, l.name_pos, what);
       ctx.attach_fix(d, "Join on a key", Applicability::display_only,
-                     "Join on a key (`left.join(right, \"key\")`); keep crossJoin for a side of a few rows.");
+                     l.name == "join" && what.rfind("join condition", 0) == 0
+                         ? "Add an equality between the two sides (`(a.k == b.k) & (...)`) so Spark can hash the "
+                           "join; bucket a range condition into an equi-join key first."
+                         : "Join on a key (`left.join(right, \"key\")`); keep a cross join for a side of a few rows.");
     }
   }
 }

@@ -78,6 +78,12 @@ const std::set<std::string, std::less<>> kRddOnlyMethods{"map",
                                                          "zip",
                                                          "top",
                                                          "takeOrdered"};
+// Actions whose result is a value on the driver (a pandas DataFrame, a list, a number, a Row).
+const std::set<std::string, std::less<>> kDriverResults{"toPandas",   "collect",      "count",           "take",
+                                                        "head",       "first",        "toLocalIterator", "takeSample",
+                                                        "countByKey", "countByValue", "collectAsMap"};
+// What makes GroupedData, whose count() is a DataFrame.
+const std::set<std::string, std::less<>> kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 // SparkContext methods that make an RDD.
 const std::set<std::string, std::less<>> kRddSources{"parallelize", "textFile",   "wholeTextFiles",  "range",
                                                      "emptyRDD",    "union",      "binaryFiles",     "sequenceFile",
@@ -431,6 +437,91 @@ class Analyzer {
     return out;
   }
 
+  // A literal operand: `5`, "x", None, F.lit(...): comparing a column with it is a filter, not a key.
+  bool is_literal(TSNode n) const {
+    n = unparen(n);
+    std::string_view t = node_type(n);
+    if (t == "string" || t == "integer" || t == "float" || t == "true" || t == "false" || t == "none") return true;
+    if (t == "unary_operator") return is_literal(field(n, "argument"));
+    return t == "call" && m_.qualify(dotted(field(n, "function"))) == "pyspark.sql.functions.lit";
+  }
+
+  // How a join condition reads (see Expr::Condition). The conjuncts of `&` (and of a list) need one
+  // column equality between them for Spark to plan a hash or sort-merge join; `|` and `~` hide it.
+  Expr::Condition condition_of(TSNode n, int depth) const {
+    using C = Expr::Condition;
+    n = unparen(n);
+    if (depth > kMaxDepth || ts_node_is_null(n)) return C::unknown;
+    std::string_view t = node_type(n);
+    if (t == "string") return C::keys;
+    if (is_literal(n)) return C::no_equality;  // None, F.lit(True): no condition at all
+    auto combine_and = [&](const std::vector<TSNode>& parts) {
+      bool all_keys = !parts.empty(), all_known = true;
+      for (TSNode p : parts) {
+        C c = condition_of(p, depth + 1);
+        if (c == C::equality) return C::equality;
+        all_keys = all_keys && c == C::keys;
+        all_known = all_known && c != C::unknown;
+      }
+      if (all_keys) return C::keys;
+      return all_known ? C::no_equality : C::unknown;
+    };
+    if (t == "list" || t == "tuple") {
+      std::vector<TSNode> parts;
+      for (std::uint32_t i = 0; i < named_count(n); ++i)
+        if (!is_type(ts_node_named_child(n, i), "comment")) parts.push_back(ts_node_named_child(n, i));
+      return combine_and(parts);
+    }
+    if (t == "comparison_operator") {
+      bool eq = false, other = false;
+      for (std::uint32_t i = 0; i < child_count(n); ++i) {
+        TSNode ch = ts_node_child(n, i);
+        if (ts_node_is_named(ch)) continue;
+        std::string_view op = node_type(ch);
+        if (op == "==")
+          eq = true;
+        else if (op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=" || op == "<>")
+          other = true;
+        else
+          return C::unknown;  // in, is: not Column operators
+      }
+      if (other || named_count(n) != 2) return other ? C::no_equality : C::unknown;
+      if (!eq) return C::unknown;
+      bool literal = is_literal(ts_node_named_child(n, 0)) || is_literal(ts_node_named_child(n, 1));
+      return literal ? C::no_equality : C::equality;
+    }
+    if (t == "binary_operator") {
+      std::string op = text(field(n, "operator"));
+      if (op == "&") return combine_and({field(n, "left"), field(n, "right")});
+      if (op == "|") {
+        C l = condition_of(field(n, "left"), depth + 1), r = condition_of(field(n, "right"), depth + 1);
+        return l == C::unknown || r == C::unknown ? C::unknown : C::no_equality;
+      }
+      return C::unknown;
+    }
+    if (t == "unary_operator" && text(field(n, "operator")) == "~")
+      return condition_of(field(n, "argument"), depth + 1) == C::unknown ? C::unknown : C::no_equality;
+    if (t == "call") {
+      TSNode fn = field(n, "function");
+      std::string name = is_type(fn, "attribute") ? text(field(fn, "attribute")) : m_.qualify(dotted(fn));
+      static const std::set<std::string, std::less<>> kNoEquality{"startswith",
+                                                                  "endswith",
+                                                                  "contains",
+                                                                  "like",
+                                                                  "rlike",
+                                                                  "ilike",
+                                                                  "between",
+                                                                  "isin",
+                                                                  "isNull",
+                                                                  "isNotNull",
+                                                                  "pyspark.sql.functions.array_contains",
+                                                                  "pyspark.sql.functions.arrays_overlap"};
+      if (name == "eqNullSafe") return C::equality;
+      if (kNoEquality.count(name) != 0 || kNoEquality.count(m_.qualify(dotted(fn))) != 0) return C::no_equality;
+    }
+    return C::unknown;
+  }
+
   Expr make_expr(TSNode n, int depth) {
     Expr e;
     e.text = text(n);
@@ -504,6 +595,19 @@ class Analyzer {
               arg.value = make_expr(a, depth + 1);
             }
             l.args.push_back(std::move(arg));
+          }
+          if (l.name == "join") {
+            // df.join(other, on): the condition, read once here rather than for every expression.
+            std::uint32_t positional = 0;
+            for (std::uint32_t i = 0, k = 0; i < named_count(args); ++i) {
+              TSNode a = ts_node_named_child(args, i);
+              if (is_type(a, "comment")) continue;
+              bool keyword = is_type(a, "keyword_argument");
+              Arg& arg = l.args[k++];
+              if ((keyword && arg.keyword == "on") || (!keyword && positional == 1))
+                arg.value.condition = condition_of(keyword ? field(a, "value") : a, depth + 1);
+              if (!keyword) ++positional;
+            }
           }
           links.push_back(std::move(l));
           cur = obj;
@@ -616,7 +720,8 @@ class Analyzer {
     if (session_root) kind = Kind::session;
     if (!c.root_is_call && (c.root == "sc" || c.root == "sparkContext")) kind = Kind::context;
     if (c.root_is_call && c.root.find("SparkContext") != std::string::npos) kind = Kind::context;
-    if (b != nullptr && kind == Kind::unknown) {
+    bool local = b != nullptr && b->ends_local;  // pdf = df.toPandas(); pdf.join(...) is pandas
+    if (b != nullptr && kind == Kind::unknown && !local) {
       if (b->is_rdd) {
         kind = Kind::rdd;
         of_dataframe = b->rdd_of_dataframe;
@@ -641,6 +746,17 @@ class Analyzer {
     }
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const std::string& name = c.links[i].name;
+      Kind before = kind;
+      c.links[i].on = local                     ? Link::On::local
+                      : kind == Kind::dataframe ? Link::On::dataframe
+                      : kind == Kind::rdd       ? Link::On::rdd
+                                                : Link::On::unknown;
+      if (local) continue;
+      if ((kind == Kind::dataframe || kind == Kind::rdd || kind == Kind::unknown) && kDriverResults.count(name) != 0 &&
+          c.links[i].is_call && !(name == "count" && i > 0 && kGroupings.count(c.links[i - 1].name) != 0)) {
+        local = true;  // toPandas(), collect(), count(): what follows works on driver-side values
+        continue;
+      }
       switch (kind) {
         case Kind::session:
           if (name == "sparkContext")
@@ -673,7 +789,12 @@ class Analyzer {
           }
           break;
       }
+      // x.join(y).withColumn(...): what only a DataFrame has says the links before were on one too.
+      if (before == Kind::unknown && kind == Kind::dataframe)
+        for (std::size_t j = 0; j < i; ++j)
+          if (c.links[j].on == Link::On::unknown) c.links[j].on = Link::On::dataframe;
     }
+    c.ends_local = local;
     // Methods both have (cache, coalesce, repartition, persist...) on something of unknown kind
     // still say "Spark data": treated as a DataFrame, as before.
     bool spark_data = false;

@@ -39,6 +39,11 @@ struct Expr {
     std::string body;
   };
   std::optional<Lambda> lambda;
+  // Read as a join condition (`df.join(other, <expr>)`): key names, a condition with an equality
+  // between columns Spark can hash on, one without (`<`, `startswith`, `|`, `~(a == b)`), or unknown
+  // (a variable, `F.expr(...)`).
+  enum class Condition : std::uint8_t { unknown, keys, equality, no_equality };
+  Condition condition = Condition::unknown;
 };
 
 struct Arg {
@@ -54,6 +59,10 @@ struct Link {
   Pos name_pos;  // the method name
   Pos link_pos;  // from the '.' to the end of the call: what removing the link removes
   Pos expr_pos;  // the whole expression up to and including this link
+  // What the link is applied to, as far as the code shows: a Spark DataFrame, an RDD, a value on the
+  // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
+  enum class On : std::uint8_t { unknown, dataframe, rdd, local };
+  On on = On::unknown;
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
 };
 
@@ -77,6 +86,7 @@ struct Chain {
   bool is_rdd = false;                 // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
   bool rdd_of_dataframe = false;       // that RDD holds a DataFrame's rows (it went through `.rdd`)
   bool is_session = false;             // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  bool ends_local = false;             // its value lives on the driver: toPandas(), collect(), count()...
   int loop = 0;                        // the innermost loop around the chain (numbered from 1), 0 outside loops
   bool root_is_loop_target = false;    // `root` is rebound by that loop on every turn (`for df in dfs:`)
   std::string function;                // the enclosing def, "" at module level
