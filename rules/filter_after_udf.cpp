@@ -1,5 +1,6 @@
 // filter-after-udf: a Filter above a Python UDF whose conditions do not need the UDF's result.
 #include <algorithm>
+#include <set>
 
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
@@ -21,6 +22,11 @@ extern const RuleInfo kFilterAfterUdf{
     R"md(## What it does
 Finds a `Filter` above a `BatchEvalPython` / `ArrowEvalPython` whose condition, or some of its AND-ed
 conjuncts, do not use the UDF's output. It names the conjuncts that could run before the UDF.
+
+In PySpark source: a `.filter(...)` / `.where(...)` after the `.withColumn(...)` or `.select(...)`
+that calls a Python UDF (also through names and across cells), when its condition does not read the
+UDF's column, directly or through columns derived from it (`withColumn("s", explode("udf_out"))`
+then `.filter(length("s") > 255)` depends on the UDF). A condition held in a variable is not judged.
 
 ## Why is this bad?
 A Python UDF is the most expensive thing in most plans: every row is serialised, sent to a Python
@@ -59,7 +65,9 @@ out = df.filter(F.col("age") > 21).withColumn("ok", check("name"))
 ## Fix safety
 Plans: display-only. PySpark source: moving the `.filter(...)` before the `.withColumn(...)` is
 unsafe (offered with `--unsafe-fixes`): a condition on a column the `withColumn` replaces would read
-the old values, and a UDF with side effects would run on fewer rows. Otherwise, move the `.filter(...)` / `.where(...)` for these conditions before the
+the old values, and a UDF with side effects would run on fewer rows. The fix is only offered within
+one chain, above a `withColumn`, and never moves a filter above the `withColumn` that defines a
+column it reads (then the finding is display-only: move those `withColumn`s too). Otherwise, move the `.filter(...)` / `.where(...)` for these conditions before the
 `.withColumn(...)` / `.select(...)` that calls the UDF.
 
 ## Options
@@ -164,30 +172,42 @@ void check_filter_after_udf_source(SourceContext& ctx) {
           }
         }
       }
-      // Walk back over filters to a withColumn or select that calls a Python UDF.
+      // Walk back over filters and withColumns to a withColumn or select that calls a Python UDF.
+      // `needed` is what the condition reads, through the columns it derives from: a filter on
+      // `s` after `withColumn("s", explode("udf_out"))` depends on the UDF's `udf_out`. A filter that
+      // reads a column defined on the way cannot be moved above its definition (`blocked`).
+      if (cond_cols.empty()) continue;  // `.filter(mask)`: what it reads is not known
+      std::set<std::string> needed(cond_cols.begin(), cond_cols.end());
+      bool blocked = false;
       for (std::size_t k = i; k-- > 0;) {
         const pyspark::Link& prev = *pipeline[k].link;
-        if (prev.name != "withColumn" && prev.name != "select" && prev.name != "filter" && prev.name != "where") break;
+        if (prev.name == "filter" || prev.name == "where") continue;
+        if (prev.name != "withColumn" && prev.name != "select") break;
         std::string col;
-        if (prev.name == "withColumn" && prev.args.size() >= 2 && is_python_udf_call(m, prev.args[1].value) &&
-            prev.args[0].value.string_value) {
+        if (prev.name == "withColumn") {
+          if (prev.args.size() < 2 || !prev.args[0].value.string_value) break;  // a computed name: unknown
           col = *prev.args[0].value.string_value;
-        } else if (prev.name == "select") {
+          if (!is_python_udf_call(m, prev.args[1].value)) {
+            if (needed.count(col) != 0) {
+              blocked = true;
+              needed.insert(prev.args[1].value.column_names.begin(), prev.args[1].value.column_names.end());
+            }
+            continue;
+          }
+        } else {
           col = udf_column_of_select(m, prev);
+          if (col.empty()) break;  // a select without a UDF ends the search
         }
-        if (col.empty()) {
-          if (prev.name == "select") break;  // a select without a UDF ends the search
-          continue;
-        }
-        if (std::find(cond_cols.begin(), cond_cols.end(), col) != cond_cols.end()) break;
+        if (needed.count(col) != 0) break;  // the condition needs the UDF's result
         auto& d = ctx.report(pipeline[i].chain->cell, filter.name_pos,
                              "`" + filter.name + "` runs after the Python UDF column `" + col +
                                  "` is computed, but its condition does not use it: filter first");
-        Fix& f = ctx.attach_fix(
-            d, "Move the filter before the UDF", Applicability::unsafe,
-            "Apply `." + filter.name + "(" + cond.text + ")` before `.withColumn(\"" + col + "\", ...)`.");
-        // Moving a filter before a select could reference columns the select drops: only withColumn.
-        if (pipeline[k].chain == pipeline[i].chain && prev.name == "withColumn") {
+        Fix& f = ctx.attach_fix(d, "Move the filter before the UDF", Applicability::unsafe,
+                                "Apply `." + filter.name + "(" + cond.text + ")` before `.withColumn(\"" + col +
+                                    "\", ...)`" + (blocked ? ", together with the `withColumn`s it reads" : "") + ".");
+        // Only within one chain, only above a withColumn (a select could drop the columns it reads),
+        // and never above the statement that defines a column it reads.
+        if (!blocked && pipeline[k].chain == pipeline[i].chain && prev.name == "withColumn") {
           std::string_view text = ctx.cell_text(pipeline[i].chain->cell);
           std::string moved(
               text.substr(filter.link_pos.start_byte, filter.link_pos.end_byte - filter.link_pos.start_byte));
