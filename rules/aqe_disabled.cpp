@@ -19,6 +19,11 @@ extern const RuleInfo kAqeDisabled{"PL006",
 Reports a physical plan that shuffles but has no `AdaptiveSparkPlan` at its root: adaptive query
 execution (`spark.sql.adaptive.enabled`) was off when it was planned. Points at the plan's root.
 
+In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.set`,
+`SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` / `setAll([...])`,
+`sqlContext.setConf` or SQL `SET` (in `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells),
+with the key and value written literally or held in module-level constants.
+
 ## Why is this bad?
 With AQE, Spark re-plans at every shuffle boundary using real sizes: it coalesces small shuffle
 partitions, switches sort-merge joins to broadcast joins when a side turns out small, and splits

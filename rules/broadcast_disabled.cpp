@@ -12,7 +12,10 @@ extern const RuleInfo kBroadcastDisabled{"PL012",
                                          FixAvailability::never,
                                          R"md(## What it does
 Finds `spark.sql.autoBroadcastJoinThreshold` set to `-1` (or any negative number) with
-`spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or SQL `SET`.
+`spark.conf.set`, `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` /
+`setAll([...])` (also on a name bound to `SparkConf()`), `sqlContext.setConf` or SQL `SET` (in
+`spark.sql(...)`, `%sql` cells and Databricks `%scala` cells), with the key and value written
+literally or held in module-level constants.
 
 ## Why is this bad?
 With the threshold at -1 Spark never broadcasts a small table on its own: every join with a lookup

@@ -21,8 +21,10 @@ extern const RuleInfo kHardcodedShufflePartitions{"PL005",
 Reports the first shuffle of a plan without AQE whose partition count is fixed (hash, range or
 round-robin partitioning with `n` partitions), and lists every count the plan uses. The count comes
 from `spark.sql.shuffle.partitions` (200 unless set) or from a `repartition(n)`. In PySpark source it
-reports a literal count set with `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
-SQL `SET`; not Spark's default 200 written out, not `"auto"` (Databricks), and not in a file whose
+reports a literal count set with `spark.conf.set`, `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` /
+`setAll([...])` (also on a name bound to `SparkConf()`), `sqlContext.setConf` or SQL `SET` (in
+`spark.sql(...)`, `%sql` cells and Databricks `%scala` cells), with the key and value written
+literally or held in module-level constants; not Spark's default 200 written out, not `"auto"` (Databricks), and not in a file whose
 session runs with a `local[...]` master, where a small count is the right tuning.
 
 ## Why is this bad?

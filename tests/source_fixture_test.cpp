@@ -1,5 +1,5 @@
-// Runs every fixture under fixtures/source: `# expect: rule[, rule]` (or `-- expect:` in SQL cells)
-// names the findings of the next line in the same cell; anything unexpected fails the test.
+// Runs every fixture under fixtures/source: `# expect: rule[, rule]` (or `-- expect:` in SQL cells, `// expect:` in
+// Scala cells) names the findings of the next line in the same cell; anything unexpected fails the test.
 #include <catch2/catch.hpp>
 #include <set>
 #include <sstream>
@@ -28,7 +28,7 @@ std::multiset<Key> expectations(const std::string& path, const std::string& raw)
       ++n;
       auto first = line.find_first_not_of(" \t");
       std::string_view t = first == std::string::npos ? std::string_view{} : std::string_view(line).substr(first);
-      if (t.rfind("# expect:", 0) == 0 || t.rfind("-- expect:", 0) == 0) {
+      if (t.rfind("# expect:", 0) == 0 || t.rfind("-- expect:", 0) == 0 || t.rfind("// expect:", 0) == 0) {
         std::string list(t.substr(t.find(':') + 1));
         std::stringstream ss(list);
         std::string item;

@@ -183,6 +183,20 @@ class Analyzer {
         }
         continue;
       }
+      if (cell.language == CellLanguage::scala) {
+        for (auto& s : scala_settings(cell.text)) {
+          ConfSetting c;
+          c.key = s.key;
+          c.value = s.value;
+          c.literal = s.literal;
+          c.pos = pos_of_bytes(s.begin, s.end);
+          c.value_pos = pos_of_bytes(s.value_begin, s.value_end);
+          c.cell = cell.number;
+          c.via = s.via + " (Scala)";
+          m_.settings.push_back(std::move(c));
+        }
+        continue;
+      }
       if (cell.language != CellLanguage::python) continue;
       auto tree = parser.parse(cell.text);
       if (!tree) continue;
@@ -218,6 +232,8 @@ class Analyzer {
   std::map<std::string, int> loop_targets_;            // names a `for` rebinds, to its loop
   std::vector<std::string> functions_;                 // open defs, innermost last
   std::map<std::string, const Chain*> self_bindings_;  // `self.df = ...` within one class
+  std::map<std::string, Expr> constants_;              // names bound once to a literal at module level
+  std::set<std::string> assigned_;                     // names assigned so far
   std::vector<const Chain*> calls_;                    // root calls of a name: candidates for function calls
 
  public:
@@ -437,6 +453,30 @@ class Analyzer {
     return out;
   }
 
+  // [(k, v), ...] (setAll) or {k: v} / map={k: v} (config): the pairs, for configuration settings.
+  void read_pairs(TSNode a, Link& l, int depth) {
+    if (is_type(a, "keyword_argument")) {
+      if (text(field(a, "name")) != "map") return;
+      a = field(a, "value");
+    }
+    a = unparen(a);
+    for (std::uint32_t i = 0; i < named_count(a) && depth < kMaxDepth; ++i) {
+      TSNode item = ts_node_named_child(a, i);
+      TSNode k{}, v{};
+      if (is_type(a, "dictionary") && is_type(item, "pair")) {
+        k = field(item, "key");
+        v = field(item, "value");
+      } else if ((is_type(a, "list") || is_type(a, "tuple")) && (is_type(item, "tuple") || is_type(item, "list")) &&
+                 named_count(item) == 2) {
+        k = ts_node_named_child(item, 0);
+        v = ts_node_named_child(item, 1);
+      } else {
+        continue;
+      }
+      l.pairs.emplace_back(make_expr(k, depth + 1), make_expr(v, depth + 1));
+    }
+  }
+
   // A literal operand: `5`, "x", None, F.lit(...): comparing a column with it is a filter, not a key.
   bool is_literal(TSNode n) const {
     n = unparen(n);
@@ -596,6 +636,8 @@ class Analyzer {
             }
             l.args.push_back(std::move(arg));
           }
+          if (l.name == "setAll" || l.name == "config")
+            for (std::uint32_t i = 0; i < named_count(args); ++i) read_pairs(ts_node_named_child(args, i), l, depth);
           if (l.name == "join") {
             // df.join(other, on): the condition, read once here rather than for every expression.
             std::uint32_t positional = 0;
@@ -805,6 +847,21 @@ class Analyzer {
     c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);
   }
 
+  // NAME = <literal> once at module level: a constant that settings may use for their key or value.
+  // A second assignment anywhere makes it a variable.
+  void note_constant(const std::string& name, TSNode right, int depth) {
+    if (!assigned_.insert(name).second) {
+      constants_.erase(name);
+      return;
+    }
+    std::string_view t = node_type(right);
+    if (!functions_.empty() || loop_depth_ > 0 ||
+        !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
+      return;
+    Expr e = make_expr(right, depth + 1);
+    if (e.string_value || e.int_value || e.bool_value) constants_.emplace(name, std::move(e));
+  }
+
   void handle_assignment(TSNode n, int depth) {
     TSNode left = field(n, "left");
     TSNode right = field(n, "right");
@@ -816,6 +873,7 @@ class Analyzer {
     visit_children_of_chain(right, depth + 1);
     if (is_type(left, "identifier")) {
       std::string name = text(left);
+      note_constant(name, right, depth);
       if (chain != nullptr) {
         const_cast<Chain*>(chain)->assigned_to = name;
         bindings_[name] = chain;
@@ -905,7 +963,10 @@ class Analyzer {
         m_.local_master = true;
       bool conf_set = l.name == "set" && i > 0 && c.links[i - 1].name == "conf";
       bool builder_config = l.name == "config";
-      bool sparkconf_set = l.name == "set" && c.root_is_call && c.root.find("SparkConf") != std::string::npos;
+      // SparkConf().set(...), and conf.set(...) on a name bound to SparkConf().
+      const Chain* origin = c.origin();
+      bool sparkconf = origin != nullptr && origin->root_is_call && origin->root.find("SparkConf") != std::string::npos;
+      bool sparkconf_set = (l.name == "set" || l.name == "setAll") && sparkconf;
       bool sql = l.name == "sql" && l.is_call && (i == 0) && !c.root_is_call &&
                  (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
       if (sql && !l.args.empty() && l.args[0].value.string_value) {
@@ -923,10 +984,38 @@ class Analyzer {
         }
         continue;
       }
-      if (!(conf_set || builder_config || sparkconf_set) || l.args.size() < 2) continue;
-      const Expr& key = l.args[0].value;
-      const Expr& value = l.args[1].value;
-      if (!key.string_value) continue;
+      bool set_conf = l.name == "setConf" && l.is_call;  // SQLContext / HiveContext (Spark 1.x)
+      if (sparkconf_set && l.name == "setAll") {
+        for (const auto& [key, value] : l.pairs) add_setting(c, l, i, key, value, "SparkConf.setAll", true);
+        continue;
+      }
+      if (builder_config && !l.pairs.empty()) {
+        for (const auto& [key, value] : l.pairs) add_setting(c, l, i, key, value, "builder.config", true);
+        continue;
+      }
+      if (!(conf_set || builder_config || sparkconf_set || set_conf) || l.args.size() < 2) continue;
+      add_setting(c, l, i, l.args[0].value, l.args[1].value,
+                  conf_set         ? "conf.set"
+                  : builder_config ? "builder.config"
+                  : set_conf       ? "setConf"
+                                   : "SparkConf.set");
+    }
+  }
+
+  // A literal, or a name bound once to a literal at module level (`SHUFFLE = "spark.sql.shuffle.partitions"`).
+  const Expr& literal_of(const Expr& e) const {
+    if (e.kind == "identifier")
+      if (auto it = constants_.find(e.text); it != constants_.end()) return it->second;
+    return e;
+  }
+
+  void add_setting(const Chain& c, const Link& l, std::size_t i, const Expr& key_expr, const Expr& value_expr,
+                   const char* via, bool at_key = false) {
+    {
+      const Expr& key = literal_of(key_expr);
+      const Expr& value = literal_of(value_expr);
+      if (!key.string_value) return;
+      bool conf_set = std::string_view(via) == "conf.set";
       ConfSetting cs;
       cs.key = *key.string_value;
       cs.cell = c.cell;
@@ -934,8 +1023,9 @@ class Analyzer {
       cs.pos.start_byte = l.name_pos.start_byte;
       cs.pos.line = l.name_pos.line;
       cs.pos.column = l.name_pos.column;
-      cs.value_pos = value.pos;
-      cs.via = conf_set ? "conf.set" : builder_config ? "builder.config" : "SparkConf.set";
+      if (at_key) cs.pos = key_expr.pos;  // one pair of setAll([...]) / config(map={...})
+      cs.value_pos = value_expr.pos;
+      cs.via = via;
       if (conf_set && i + 1 == c.links.size()) cs.statement = c.whole_statement;
       if (value.string_value) {
         cs.value = *value.string_value;

@@ -63,6 +63,8 @@ struct Link {
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
   On on = On::unknown;
+  // setAll([(k, v), ...]) and config(map={k: v}): the literal pairs.
+  std::vector<std::pair<Expr, Expr>> pairs;
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
 };
 

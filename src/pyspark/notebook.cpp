@@ -49,7 +49,13 @@ void mask_magics(std::string& text, CellLanguage& language) {
                     ' ');
           return;
         }
-        if (word == "md" || word == "md-sandbox" || word == "scala" || word == "r" || word == "sh" || word == "fs") {
+        if (word == "scala") {
+          language = CellLanguage::scala;
+          std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(start + ind + 6),
+                    ' ');
+          return;
+        }
+        if (word == "md" || word == "md-sandbox" || word == "r" || word == "sh" || word == "fs") {
           language = CellLanguage::other;
           return;
         }
@@ -101,8 +107,11 @@ void load_databricks(SourceFile& f) {
       } else if (head.rfind("%python", 0) == 0) {
         cell.language = CellLanguage::python;
         text.replace(first, 7, "       ");
+      } else if (head.rfind("%scala", 0) == 0) {
+        cell.language = CellLanguage::scala;
+        text.replace(first, 6, "      ");
       } else {
-        cell.language = CellLanguage::other;  // %md, %scala, %r, %sh, %run, %pip, %fs
+        cell.language = CellLanguage::other;  // %md, %r, %sh, %run, %pip, %fs
       }
       cell.text = std::move(text);
     }

@@ -12,7 +12,7 @@
 namespace planlint::pyspark {
 
 enum class SourceKind { python, jupyter, databricks };
-enum class CellLanguage { python, sql, other };
+enum class CellLanguage { python, sql, scala, other };  // scala: read for configuration settings only
 
 // Where one line of a cell's text sits in the raw file.
 struct LineOrigin {
