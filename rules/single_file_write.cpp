@@ -15,7 +15,8 @@ extern const RuleInfo kSingleFileWrite{"PL013",
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
 place, such as `select` or `withColumn`). Data that is small by construction is not reported:
-`createDataFrame` of driver-side data, a literal `spark.range`, a `limit(n)`.
+`createDataFrame` of driver-side data, a literal `spark.range`, a `limit(n)`, a global aggregate. A
+grouped aggregate (one row per key, also through a helper that returns it) is reported as `info`.
 
 ## Why is this bad?
 One task writes the whole output: the write runs on one core, and `coalesce(1)` also pulls the
@@ -32,7 +33,8 @@ df.write.parquet("s3://bucket/out")
 
 ## Fix safety
 Unsafe (with `--unsafe-fixes`): removing `.coalesce(1)` writes many files instead of one, which a
-downstream consumer may not expect. `.repartition(1)` is left for the user to decide.
+downstream consumer may not expect. `.repartition(1)`, and a grouped summary (info), are left for the
+user to decide.
 
 ## Options
 None.
@@ -55,12 +57,18 @@ void check_single_file_write(SourceContext& ctx) {
       auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
       if (pyspark::small_by_construction(rows.rows)) continue;
       if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) continue;
-      auto& d =
-          ctx.report(prev->chain->cell, p.name_pos, "`" + p.name + "(1)` before a write: one task writes all the data");
+      bool grouped = rows.rows == pyspark::Rows::grouped;
+      auto& d = ctx.report(
+          prev->chain->cell, p.name_pos,
+          "`" + p.name + "(1)` before a write: one task writes all the data" +
+              (grouped ? std::string(" (it is " + rows.why + ": one row per key, fine when the keys are few)")
+                       : std::string()));
+      if (grouped) d.severity = Severity::info;
       Fix& f = ctx.attach_fix(
-          d, "Remove `." + p.name + "(1)`", p.name == "coalesce" ? Applicability::unsafe : Applicability::display_only,
+          d, "Remove `." + p.name + "(1)`",
+          p.name == "coalesce" && !grouped ? Applicability::unsafe : Applicability::display_only,
           "Write in parallel (drop `." + p.name + "(1)`); if one file is required, merge the files after the job.");
-      if (p.name == "coalesce")
+      if (p.name == "coalesce" && !grouped)
         SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
     }
   }

@@ -744,6 +744,19 @@ class Analyzer {
     return e;
   }
 
+  // x.select(...) on an untyped name: an RDD has no select(), so in a file that imports PySpark it
+  // is a DataFrame, unless the chain starts at a library whose objects have select() too.
+  bool select_means_dataframe(const Chain& c) const {
+    static const std::set<std::string, std::less<>> kOtherSelects{
+        "polars", "sqlalchemy", "sqlmodel", "ibis", "duckdb", "bs4", "peewee", "lxml", "pypika", "snowflake", "daft"};
+    const Chain* o = c.origin();
+    std::string root = m_.qualify(o->root);
+    std::string top = root.substr(0, root.find('.'));
+    if (kOtherSelects.count(top) != 0) return false;
+    return std::any_of(m_.imports.begin(), m_.imports.end(),
+                       [](const auto& kv) { return kv.second.rfind("pyspark", 0) == 0; });
+  }
+
   // What the chain is after each link: a SparkSession, a SparkContext, a DataFrame or an RDD, from
   // where it starts (a name bound earlier, spark, sc, a helper that returns a DataFrame) and from
   // methods that only one of them has.
@@ -826,7 +839,8 @@ class Analyzer {
             of_dataframe = true;
           } else if (kRddOnlyMethods.count(name) != 0) {
             kind = Kind::rdd;
-          } else if (kDataFrameOnlyMethods.count(name) != 0) {
+          } else if (kDataFrameOnlyMethods.count(name) != 0 ||
+                     (name == "select" && c.links[i].is_call && select_means_dataframe(c))) {
             kind = Kind::dataframe;
           }
           break;
