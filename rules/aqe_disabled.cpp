@@ -18,6 +18,13 @@ extern const RuleInfo kAqeDisabled{"PL006",
                                    R"md(## What it does
 Reports a physical plan that shuffles but has no `AdaptiveSparkPlan` at its root: adaptive query
 execution (`spark.sql.adaptive.enabled`) was off when it was planned. Points at the plan's root.
+The advice follows the Spark version the plan's format shows (`planlint parse` prints it), or
+`target-spark-version`:
+- 3.2 and later, and Databricks (Photon): AQE is on by default, so someone switched it off: warning.
+- 3.0 and 3.1 (or a plan whose markers allow them): AQE is off by default: an `info` suggestion.
+- Before 3.0 (no AQE), streaming queries (AQE does not apply), plans without shuffles: nothing.
+A plan whose partition count was chosen by hand gets one finding from `hardcoded-shuffle-partitions`
+instead (it says AQE is off), never two for one cause.
 
 In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.set`,
 `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` / `setAll([...])`,
@@ -67,19 +74,35 @@ never its result. Plans: display-only; remove the setting that turns it off, or 
 without `spark.sql.adaptive.enabled=true` is reported too, and plan findings say the setting is needed.
 )md"};
 
+extern const RuleInfo kHardcodedShufflePartitions;
+
+// One configuration finding per plan, and only where AQE exists and would help: not for streaming
+// queries (AQE never applies to them), not before Spark 3.0 (there is no AQE), not when
+// hardcoded-shuffle-partitions reports a chosen count on this plan (its message says AQE is off).
 void check_aqe_disabled(PlanContext& ctx) {
   const PlanNode* root = ctx.physical_root();
-  if (root == nullptr) return;
+  if (root == nullptr || ctx.plan().streaming) return;
   ShuffleCounts s = fixed_shuffles(ctx);
   if (s.adaptive || s.exchanges.empty()) return;
-  auto& d =
-      ctx.report(*root,
-                 fmt::format("adaptive query execution is off: {} shuffle{} with fixed partition counts ({}); "
-                             "joins cannot change strategy at runtime",
-                             s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()),
-                 "Enable AQE", "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")  # default since Spark 3.2");
-  if (ctx.options().targets_before(3, 2))
-    d.message += " (the target Spark version has AQE off by default: enable it explicitly)";
+  plan::VersionGuess v = ctx.version();
+  if (v.before(3, 0)) return;
+  if (ctx.options().enabled(kHardcodedShufflePartitions) && !chosen_shuffle_counts(ctx).exchanges.empty()) return;
+  bool default_on = v.databricks || v.at_least(3, 2);
+  std::string shuffles = fmt::format("{} shuffle{} with fixed partition counts ({})", s.exchanges.size(),
+                                     s.exchanges.size() == 1 ? "" : "s", s.counts_text());
+  std::string where = v.databricks ? "Databricks" : v.known() ? "Spark " + v.text() : "Spark version not known";
+  auto& d = ctx.report(
+      *root,
+      default_on ? fmt::format("adaptive query execution was switched off ({} has it on by default): {}; joins "
+                               "cannot change strategy at runtime",
+                               where, shuffles)
+                 : fmt::format("adaptive query execution is off ({}: off by default before Spark 3.2): {}; "
+                               "enabling it lets Spark coalesce partitions and pick joins at runtime",
+                               where, shuffles),
+      "Enable AQE",
+      default_on ? "Remove the setting that turns it off: spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")"
+                 : "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")  # off by default before Spark 3.2");
+  if (!default_on) d.severity = Severity::info;
 }
 
 // Source: spark.sql.adaptive.enabled set to a literal false; and, for a target Spark version before

@@ -18,14 +18,15 @@ extern const RuleInfo kHardcodedShufflePartitions{"PL005",
                                                   Severity::warning,
                                                   FixAvailability::never,
                                                   R"md(## What it does
-Reports the first shuffle of a plan without AQE whose partition count is fixed (hash, range or
-round-robin partitioning with `n` partitions), and lists every count the plan uses. The count comes
-from `spark.sql.shuffle.partitions` (200 unless set) or from a `repartition(n)`. In PySpark source it
-reports a literal count set with `spark.conf.set`, `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` /
-`setAll([...])` (also on a name bound to `SparkConf()`), `sqlContext.setConf` or SQL `SET` (in
-`spark.sql(...)`, `%sql` cells and Databricks `%scala` cells), with the key and value written
-literally or held in module-level constants; not Spark's default 200 written out, not `"auto"` (Databricks), and not in a file whose
-session runs with a `local[...]` master, where a small count is the right tuning.
+Plans: the first hash shuffle of a plan without AQE whose count someone chose, i.e. not Spark's
+default 200 (that is at most part of an `aqe-disabled` finding), with the chosen counts. Round-robin
+`repartition(n)`, `repartition(n, col)` and a sort's range partitioning are explicit requests, not
+this rule. Streaming plans count too (the number is fixed into the state store at the first run);
+before Spark 3.0 (no AQE) the advice is to size the count from the data.
+
+PySpark source: a literal count set with `spark.conf.set`, `builder.config` (also `map={...}`),
+`SparkConf().set`/`setAll`, `setConf` or SQL `SET` (also `%sql` and `%scala` cells), literally or
+through module constants; not 200, not `"auto"`, not with a `local[...]` master.
 
 ## Why is this bad?
 One number cannot fit every stage: 200 partitions of a 2 TB shuffle are 10 GB each and spill, while
@@ -37,7 +38,7 @@ partition, rounded to a multiple of the total executor cores:
 ```plan
 == Physical Plan ==
 *(2) HashAggregate(keys=[k#1], functions=[count(1)])
-+- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=15]
++- Exchange hashpartitioning(k#1, 2000), ENSURE_REQUIREMENTS, [plan_id=15]
    +- *(1) HashAggregate(keys=[k#1], functions=[partial_count(1)])
       +- *(1) LocalTableScan [k#1]
 ```
@@ -73,22 +74,39 @@ shuffle volume instead of a constant.
 (e.g. `[1]` for tests).
 )md"};
 
+// Hash exchanges whose count someone chose (not the default 200), while AQE does not manage them.
+// Round-robin `repartition(n)`, `repartition(n, col)` and range partitioning for a sort are explicit
+// requests in the code, not a session setting: not this rule.
 void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
-  ShuffleCounts s = fixed_shuffles(ctx);
-  if (s.adaptive) return;
-  // Counts the project tolerates (tolerated-shuffle-partitions) are not reported, in plans as in source.
-  const auto& tolerated = ctx.options().tolerated_shuffle_partitions;
-  auto is_tolerated = [&](const plan::PlanNode* n) {
-    auto count = n->as<plan::ExchangeInfo>()->num_partitions;
-    return std::find(tolerated.begin(), tolerated.end(), *count) != tolerated.end();
-  };
-  s.exchanges.erase(std::remove_if(s.exchanges.begin(), s.exchanges.end(), is_tolerated), s.exchanges.end());
-  for (auto t : tolerated) s.counts.erase(t);
+  ShuffleCounts s = chosen_shuffle_counts(ctx);
   if (s.exchanges.empty()) return;
+  plan::VersionGuess v = ctx.version();
+  std::string head = fmt::format("{} shuffle{} with a hand-picked partition count ({}) and AQE off", s.exchanges.size(),
+                                 s.exchanges.size() == 1 ? "" : "s", s.counts_text());
+  if (ctx.plan().streaming) {
+    ctx.report(*s.exchanges.front(),
+               head +
+                   ": in a streaming query this count is fixed into the state store at the first run and "
+                   "cannot change without a new checkpoint; pick it for the largest expected state",
+               "Size the partitions before the first run",
+               "Set spark.sql.shuffle.partitions to about state size / 128 MB (a multiple of the executor cores) "
+               "before the query first starts; later changes need a new checkpoint location.");
+    return;
+  }
+  if (v.before(3, 0)) {
+    ctx.report(*s.exchanges.front(),
+               head + fmt::format(" (Spark {} has no AQE): one count for every stage; size it from the shuffle "
+                                  "volume, about 128 MB a partition",
+                                  v.text()),
+               "Size shuffle partitions from the data",
+               "partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
+               "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+    return;
+  }
   ctx.report(*s.exchanges.front(),
-             fmt::format("{} shuffle{} with a fixed partition count ({}) and AQE off: size partitions at about "
-                         "128 MB each, a multiple of the executor core count",
-                         s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()),
+             head +
+                 ": one count for every stage; let AQE size partitions (about 128 MB each), or size the count "
+                 "from the shuffle volume",
              "Let AQE size shuffle partitions",
              "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")\n"
              "# or: partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "

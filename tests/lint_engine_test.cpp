@@ -1,6 +1,8 @@
 // Engine behaviour: selection, fingerprints that survive renumbering and moved lines, AQE severity.
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include "lint/engine.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
@@ -100,4 +102,41 @@ TEST_CASE("tolerated shuffle partition counts are not reported in plans", "[engi
   CHECK(lint_plan_text("p.plan", plan, o).diagnostics.size() == 1);
   o.tolerated_shuffle_partitions = {8};
   CHECK(lint_plan_text("p.plan", plan, o).diagnostics.empty());
+}
+
+TEST_CASE("aqe-disabled follows the plan's Spark version, or target-spark-version", "[engine][version]") {
+  // Spark 3.0 markers (`Exchange ..., true, [id=#n]`): AQE exists, off by default: info.
+  const char* spark30 =
+      "== Physical Plan ==\n"
+      "*(2) HashAggregate(keys=[k#1], functions=[count(1)])\n"
+      "+- Exchange hashpartitioning(k#1, 200), true, [id=#41]\n"
+      "   +- *(1) LocalTableScan [k#1]\n";
+  auto severity_of = [](const FileResult& r) {
+    for (const auto& d : r.diagnostics)
+      if (d.rule->name == "aqe-disabled") return std::optional<Severity>(d.severity);
+    return std::optional<Severity>();
+  };
+  CHECK(severity_of(lint_plan_text("p.plan", spark30, LintOptions{})) == Severity::info);
+  LintOptions newer;
+  newer.target_spark_version = "3.5";
+  auto r = lint_plan_text("p.plan", spark30, newer);
+  CHECK(severity_of(r) == Severity::warning);
+  REQUIRE(!r.diagnostics.empty());
+  CHECK(r.diagnostics.front().message.find("Spark 3.5") != std::string::npos);
+  LintOptions older;
+  older.target_spark_version = "2.4";
+  CHECK(!severity_of(lint_plan_text("p.plan", spark30, older)));
+  // The same plan as Spark 3.4+ prints it ([plan_id=n]): switched off on purpose: warning.
+  std::string spark34 = spark30;
+  spark34.replace(spark34.find("true, [id=#41]"), 14, "ENSURE_REQUIREMENTS, [plan_id=41]");
+  CHECK(severity_of(lint_plan_text("p.plan", spark34, LintOptions{})) == Severity::warning);
+  // A chosen count: one finding, from hardcoded-shuffle-partitions; with that rule off, aqe-disabled.
+  std::string chosen = spark34;
+  chosen.replace(chosen.find("200"), 3, "400");
+  auto one = lint_plan_text("p.plan", chosen, LintOptions{});
+  REQUIRE(one.diagnostics.size() == 1);
+  CHECK(one.diagnostics[0].rule->name == "hardcoded-shuffle-partitions");
+  LintOptions without;
+  without.ignore = {"hardcoded-shuffle-partitions"};
+  CHECK(severity_of(lint_plan_text("p.plan", chosen, without)) == Severity::warning);
 }

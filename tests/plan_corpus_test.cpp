@@ -1,7 +1,11 @@
 // Every real plan in ../shared/corpus/plans parses: no error, no empty tree, no lost operator line,
 // and in formatted mode every numbered operator has its details block.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "plan/plan.hpp"
 #include "test_util.hpp"
@@ -68,4 +72,32 @@ TEST_CASE("formatted corpus plans join every numbered operator to its details", 
     }
   }
   CHECK(formatted > 300);
+}
+
+TEST_CASE("the Spark version read from a plan's markers contains the version its event log names", "[corpus]") {
+  // INDEX.tsv: file, source log, "Spark Version" from SparkListenerLogStart ("?" when the log has none).
+  auto dir = std::filesystem::path(PLANLINT_CORPUS_DIR) / "plans" / "eventlog-extracted";
+  std::istringstream index(planlint::test::read_file(dir / "INDEX.tsv"));
+  std::string line;
+  std::getline(index, line);  // header
+  int checked = 0, narrowed = 0;
+  while (std::getline(index, line)) {
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, '\t');) cols.push_back(c);
+    if (cols.size() < 3 || cols[2] == "?") continue;
+    int major = 0, minor = 0;
+    if (std::sscanf(cols[2].c_str(), "%d.%d", &major, &minor) != 2) continue;
+    int version = major * 100 + minor;
+    Document doc = parse_document(planlint::test::read_file(dir / cols[0]), cols[0]);
+    for (const Plan& p : doc.plans) {
+      INFO(cols[0] << ": Spark " << cols[2] << ", read as " << p.version.text());
+      CHECK(p.version.min <= version);
+      CHECK(version <= p.version.max);
+      ++checked;
+      narrowed += p.version.known() ? 1 : 0;
+    }
+  }
+  CHECK(checked >= 200);
+  CHECK(narrowed == checked);  // every one of these plans carries some marker
 }

@@ -1,6 +1,8 @@
 // PlanContext reporting and the plan-walking helpers shared by plan rules.
 #include "lint/plan_context.hpp"
 
+#include <cstdio>
+
 #include "plan/operator_fields.hpp"
 
 namespace planlint::lint {
@@ -8,6 +10,18 @@ namespace planlint::lint {
 using plan::AqeRole;
 using plan::OpKind;
 using plan::PlanNode;
+
+plan::VersionGuess PlanContext::version() const {
+  int major = 0, minor = 0;
+  const std::string& t = options_.target_spark_version;
+  if (t.empty() || std::sscanf(t.c_str(), "%d.%d", &major, &minor) < 1) return plan_.version;
+  plan::VersionGuess g;
+  g.min = g.max = major * 100 + minor;
+  g.from_target = true;
+  g.databricks = plan_.version.databricks;
+  g.evidence = {"target-spark-version " + t};
+  return g;
+}
 
 Location PlanContext::location_of(const PlanNode& node) const {
   std::uint32_t end = node.span.column + static_cast<std::uint32_t>(node.name.size());

@@ -23,6 +23,9 @@ class PlanContext {
   [[nodiscard]] const plan::Document& document() const { return doc_; }
   [[nodiscard]] const plan::Plan& plan() const { return plan_; }
   [[nodiscard]] const LintOptions& options() const { return options_; }
+  // The Spark version the advice is for: target-spark-version when set, else what the plan's
+  // format markers say (plan::VersionGuess).
+  [[nodiscard]] plan::VersionGuess version() const;
   void set_rule(const RuleInfo* rule) { rule_ = rule; }
 
   // Report at an operator; severity defaults to the rule's. The fix is display-only text.

@@ -1,6 +1,8 @@
 // Collects the exchanges whose partition count was fixed when the plan was made.
 #include "lint/shuffle_counts.hpp"
 
+#include <algorithm>
+
 namespace planlint::lint {
 
 std::string ShuffleCounts::counts_text() const {
@@ -18,6 +20,23 @@ ShuffleCounts fixed_shuffles(const PlanContext& ctx) {
     if (x->partitioning == plan::Partitioning::unknown || x->partitioning == plan::Partitioning::single) continue;
     s.exchanges.push_back(n);
     s.counts.insert(*x->num_partitions);
+  }
+  return s;
+}
+
+ShuffleCounts chosen_shuffle_counts(const PlanContext& ctx) {
+  ShuffleCounts all = fixed_shuffles(ctx);
+  ShuffleCounts s;
+  s.adaptive = all.adaptive;
+  if (all.adaptive) return s;
+  const auto& tolerated = ctx.options().tolerated_shuffle_partitions;
+  for (const plan::PlanNode* n : all.exchanges) {
+    const auto* x = n->as<plan::ExchangeInfo>();
+    if (x->partitioning != plan::Partitioning::hash || x->origin == "REPARTITION_BY_NUM") continue;
+    std::int64_t count = *x->num_partitions;
+    if (count == 200 || std::find(tolerated.begin(), tolerated.end(), count) != tolerated.end()) continue;
+    s.exchanges.push_back(n);
+    s.counts.insert(count);
   }
   return s;
 }

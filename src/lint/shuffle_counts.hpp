@@ -18,4 +18,10 @@ struct ShuffleCounts {
 
 ShuffleCounts fixed_shuffles(const PlanContext& ctx);
 
+// The hash exchanges of a plan without AQE whose count someone chose: not Spark's default 200, not a
+// count the project tolerates (tolerated-shuffle-partitions), not a `repartition(n, col)`
+// (REPARTITION_BY_NUM: an explicit request). Empty for an AQE plan. hardcoded-shuffle-partitions
+// reports these; aqe-disabled leaves such a plan to it (one finding per cause).
+ShuffleCounts chosen_shuffle_counts(const PlanContext& ctx);
+
 }  // namespace planlint::lint

@@ -1,4 +1,5 @@
 // JSON dump of the plan IR (`planlint parse FILE --dump json`), built with nlohmann-json.
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "plan/dump.hpp"
@@ -105,11 +106,21 @@ std::string dump_json(const Document& doc) {
     json subs = json::array();
     for (const auto& [number, root] : p.subqueries)
       subs.push_back({{"number", number}, {"hosted", root->parent != nullptr}, {"nodes", tree_json(root)}});
-    plans.push_back({{"first_line", p.first_line},
-                     {"formatted", p.formatted},
-                     {"sections", sections},
-                     {"subqueries", subs},
-                     {"photon_explanation", p.photon_explanation}});
+    plans.push_back(
+        {{"first_line", p.first_line},
+         {"formatted", p.formatted},
+         {"spark_version",
+          {{"text", p.version.text()},
+           {"min",
+            p.version.min > 0 ? json(fmt::format("{}.{}", p.version.min / 100, p.version.min % 100)) : json(nullptr)},
+           {"max", p.version.max < 9999 ? json(fmt::format("{}.{}", p.version.max / 100, p.version.max % 100))
+                                        : json(nullptr)},
+           {"databricks", p.version.databricks},
+           {"evidence", p.version.evidence}}},
+         {"streaming", p.streaming},
+         {"sections", sections},
+         {"subqueries", subs},
+         {"photon_explanation", p.photon_explanation}});
   }
   json errors = json::array();
   for (const auto& e : doc.errors) errors.push_back({{"line", e.line}, {"column", e.column}, {"message", e.message}});

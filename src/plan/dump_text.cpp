@@ -80,8 +80,8 @@ std::string dump_text(const Document& doc) {
   std::string out;
   for (std::size_t i = 0; i < doc.plans.size(); ++i) {
     const Plan& p = doc.plans[i];
-    out += fmt::format("plan {} @{}{}{}\n", i + 1, p.first_line, p.formatted ? " formatted" : "",
-                       p.simplified ? " simplified" : "");
+    out += fmt::format("plan {} @{}{}{} spark={}{}\n", i + 1, p.first_line, p.formatted ? " formatted" : "",
+                       p.simplified ? " simplified" : "", p.version.text(), p.streaming ? " streaming" : "");
     for (const auto& s : p.sections) {
       out += fmt::format("  section {}\n", to_string(s.section));
       for (const PlanNode* r : s.roots) dump_node(out, *r, 2, "");

@@ -347,12 +347,18 @@ void parse_statistics(PlanNode& n) {
 }  // namespace
 
 std::string_view base_operator_name(std::string_view name) {
-  for (std::string_view p : {"Photon", "Gpu", "Comet", "Columnar", "Velox"}) {
-    if (starts_with(name, p) && name.size() > p.size() && std::isupper(static_cast<unsigned char>(name[p.size()])) &&
-        name != "ColumnarToRow") {
-      name.remove_prefix(p.size());
-      break;
+  // GpuColumnarExchange -> ColumnarExchange -> Exchange: vendor prefixes can stack.
+  for (int round = 0; round < 2; ++round) {
+    bool stripped = false;
+    for (std::string_view p : {"Photon", "Gpu", "Comet", "Columnar", "Velox"}) {
+      if (starts_with(name, p) && name.size() > p.size() && std::isupper(static_cast<unsigned char>(name[p.size()])) &&
+          name != "ColumnarToRow") {
+        name.remove_prefix(p.size());
+        stripped = true;
+        break;
+      }
     }
+    if (!stripped) break;
   }
   for (std::string_view s : {"ExecTransformer", "Transformer", "Exec"}) {
     if (ends_with(name, s) && name.size() > s.size()) {

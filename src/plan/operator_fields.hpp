@@ -11,6 +11,8 @@ namespace planlint::plan {
 
 // Classify by name and fill PlanNode::kind, fields and stats.
 void analyze_operator(PlanNode& node);
+// The plan's Spark version range and streaming flag, from its operators (version.cpp).
+void infer_plan_facts(Plan& plan);
 
 // Operator name without engine prefixes (Photon, Gpu, Comet, Columnar) and suffixes (Exec, Transformer).
 std::string_view base_operator_name(std::string_view name);

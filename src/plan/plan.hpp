@@ -158,6 +158,21 @@ struct SectionTree {
   std::string schema;  // Analyzed Logical Plan's output schema line
 };
 
+// Which Spark versions a plan's text could come from, read from its format markers (`*(n)` codegen
+// ids: 2.3+, `[id=#n]` exchange ids: 3.0-3.3, ENSURE_REQUIREMENTS: 3.1+, `[plan_id=n]`: 3.4+, ...).
+// Versions are major * 100 + minor (3.2 -> 302).
+struct VersionGuess {
+  int min = 0;                        // 0: no lower bound known
+  int max = 9999;                     // 9999: no upper bound known
+  bool databricks = false;            // Photon operators: a Databricks runtime (AQE on by default)
+  bool from_target = false;           // set by target-spark-version, not read from the plan
+  std::vector<std::string> evidence;  // "[plan_id=n] (3.4+)", ...
+  [[nodiscard]] bool known() const { return min > 0 || max < 9999 || databricks; }
+  [[nodiscard]] bool at_least(int major, int minor) const { return min >= major * 100 + minor; }
+  [[nodiscard]] bool before(int major, int minor) const { return max < major * 100 + minor; }
+  [[nodiscard]] std::string text() const;  // "3.4+", "3.0-3.3", "2.0-2.2", "Databricks (Photon)", "unknown"
+};
+
 // One EXPLAIN output; a file may hold several.
 struct Plan {
   std::uint32_t first_line = 0;
@@ -166,6 +181,8 @@ struct Plan {
   std::vector<SectionTree> sections;
   std::vector<std::pair<int, PlanNode*>> subqueries;  // formatted "Subquery:N" roots
   std::string photon_explanation;
+  VersionGuess version;    // from the plan's format markers
+  bool streaming = false;  // a Structured Streaming query (state stores, streaming sources or sinks)
 
   [[nodiscard]] const SectionTree* find(Section section) const;
   [[nodiscard]] const SectionTree* physical() const { return find(Section::physical); }

@@ -420,6 +420,7 @@ Document parse_document(std::string_view text, std::string path) {
   doc.lines = util::lines_without_eol(text);
   Builder(doc).run();
   for (PlanNode& n : doc.nodes) analyze_operator(n);
+  for (Plan& p : doc.plans) infer_plan_facts(p);
   return doc;
 }
 
