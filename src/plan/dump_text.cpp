@@ -83,7 +83,8 @@ std::string dump_text(const Document& doc) {
     out += fmt::format("plan {} @{}{}{} spark={}{}\n", i + 1, p.first_line, p.formatted ? " formatted" : "",
                        p.simplified ? " simplified" : "", p.version.text(), p.streaming ? " streaming" : "");
     for (const auto& s : p.sections) {
-      out += fmt::format("  section {}\n", to_string(s.section));
+      out += fmt::format("  section {}{}\n", to_string(s.section),
+                         s.schema.empty() ? std::string() : fmt::format(" schema=\"{}\"", s.schema));
       for (const PlanNode* r : s.roots) dump_node(out, *r, 2, "");
     }
     for (const auto& [number, root] : p.subqueries) {

@@ -1,5 +1,6 @@
 // Builds the plan IR from line records: sections, the indentation stack of generateTreeString,
 // AQE sub-plans, formatted-mode details blocks and subqueries, with recovery after bad lines.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -33,20 +34,34 @@ std::vector<SourceLine> frame_lines(const std::vector<std::string>& lines) {
     framed = is_table_border(l);
     break;
   }
+  bool seen_text = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view s = lines[i];
     auto number = static_cast<std::uint32_t>(i + 1);
+    std::string_view trimmed = s;
+    while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\r')) trimmed.remove_suffix(1);
+    std::string_view bare = trimmed.substr(std::min(trimmed.size(), trimmed.find_first_not_of(' ')));
     if (!framed) {
+      // A results table saved as CSV (Databricks "Download CSV" of EXPLAIN): a `plan` column title,
+      // then the plan in one quoted field: `"== Physical Plan ==` ... `"`.
+      bool first = !seen_text && !bare.empty();
+      seen_text = seen_text || !bare.empty();
+      if (first && (bare == "plan" || bare == "\"plan\"")) continue;
+      if (bare == "\"") continue;
+      if (s.rfind("\"==", 0) == 0) {
+        out.push_back({number, s.substr(1), 1});
+        continue;
+      }
       out.push_back({number, s, 0});
       continue;
     }
     if (is_table_border(s)) continue;
-    std::string_view trimmed = s;
-    while (!trimmed.empty() && trimmed.back() == ' ') trimmed.remove_suffix(1);
-    if (trimmed == "|") continue;
+    if (bare == "|") continue;  // the cell's closing bar, after the padding of its last line
     if (trimmed.size() > 1 && trimmed.front() == '|' && trimmed.back() == '|') continue;  // column title row
     if (s.rfind("| ", 0) == 0) {
       out.push_back({number, s.substr(2), 2});
+    } else if (s.rfind("|==", 0) == 0) {  // df.show(truncate=False): the cell starts right after the bar
+      out.push_back({number, s.substr(1), 1});
     } else if (!s.empty() && s.front() == ' ') {
       out.push_back({number, s.substr(1), 1});
     } else {
@@ -57,10 +72,37 @@ std::vector<SourceLine> frame_lines(const std::vector<std::string>& lines) {
 }
 
 // Analyzed Logical Plan starts with the output schema "k: int, sum(v): bigint" (absent for commands).
+// `a: int, b: string`; a column named by an expression starts with a parenthesis and holds spaces:
+// `(value % 2): bigint, count: bigint`.
 bool looks_like_schema(std::string_view s) {
   auto colon = s.find(": ");
   auto space = s.find(' ');
-  return colon != std::string_view::npos && colon < space;
+  if (colon != std::string_view::npos && colon < space) return true;
+  return !s.empty() && s.front() == '(' && s.find("): ") != std::string_view::npos;
+}
+
+// The `NN ` prefix numberedTreeString puts in front of every line ("00 ", "01 ", ..., "100 "), or 0.
+std::size_t line_number_prefix(std::string_view s, std::size_t expected) {
+  std::string digits = expected < 10 ? "0" + std::to_string(expected) : std::to_string(expected);
+  if (s.size() > digits.size() && s.substr(0, digits.size()) == digits && s[digits.size()] == ' ')
+    return digits.size() + 1;
+  return 0;
+}
+
+// numberedTreeString output (`00 AdaptiveSparkPlan ...`, `01 +- ...`): a block that starts at 00
+// and counts up line by line loses its numbers; the columns shift by the prefix.
+void strip_tree_numbers(std::vector<SourceLine>& lines) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (line_number_prefix(lines[i].text, 0) == 0 || i + 1 >= lines.size() ||
+        line_number_prefix(lines[i + 1].text, 1) == 0)
+      continue;
+    for (std::size_t n = 0; i < lines.size(); ++i, ++n) {
+      std::size_t k = line_number_prefix(lines[i].text, n);
+      if (k == 0) break;
+      lines[i].text.remove_prefix(k);
+      lines[i].offset += static_cast<int>(k);
+    }
+  }
 }
 
 bool has_branch(std::string_view s) {
@@ -81,6 +123,7 @@ class Builder {
 
   void run() {
     lines_ = frame_lines(doc_.lines);
+    strip_tree_numbers(lines_);
     for (index_ = 0; index_ < lines_.size(); ++index_) handle(lines_[index_]);
     finish_plan();
   }
@@ -224,6 +267,7 @@ class Builder {
         pending_host_ = rec.hosting_id;
         return;
       case LineKind::error:
+        if (expect_schema_ && looks_like_schema(l.text)) break;  // `(value % 2): bigint, ...`
         return error(l, rec.error_column, rec.error);
       default:
         break;
