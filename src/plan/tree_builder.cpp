@@ -60,9 +60,8 @@ std::vector<SourceLine> frame_lines(const std::vector<std::string>& lines) {
     if (trimmed.size() > 1 && trimmed.front() == '|' && trimmed.back() == '|') continue;  // column title row
     if (s.rfind("| ", 0) == 0) {
       out.push_back({number, s.substr(2), 2});
-    } else if (s.rfind("|==", 0) == 0) {  // df.show(truncate=False): the cell starts right after the bar
-      out.push_back({number, s.substr(1), 1});
-    } else if (!s.empty() && s.front() == ' ') {
+    } else if (s.rfind("|==", 0) == 0 || (!s.empty() && s.front() == ' ')) {
+      // df.show(truncate=False) starts the cell right after the bar; spark-sql continues with a space.
       out.push_back({number, s.substr(1), 1});
     } else {
       out.push_back({number, s, 0});
