@@ -67,13 +67,37 @@ None.
 
 namespace {
 
-// An equality between two attributes somewhere among the AND-ed conjuncts.
+// `(x)` -> `x`, only when the parentheses wrap the whole text.
+std::string_view unwrap(std::string_view s) {
+  for (int guard = 0; guard < 64 && s.size() >= 2 && s.front() == '(' && s.back() == ')'; ++guard) {
+    int depth = 0;
+    bool whole = true;
+    for (std::size_t i = 0; i < s.size() && whole; ++i) {
+      depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+      whole = depth > 0 || i + 1 == s.size();
+    }
+    if (!whole) break;
+    s = s.substr(1, s.size() - 2);
+  }
+  return s;
+}
+
+// An equality between two attributes somewhere among the AND-ed conjuncts: `a = b` or `a <=> b` at
+// the top of a conjunct, not under NOT, OR or a function (`NOT (a = b)`, `startswith(...)`).
 bool has_equi_condition(const std::string& condition) {
-  for (const auto& c : conjuncts(condition)) {
-    auto eq = c.find(" = ");
-    if (eq == std::string::npos || c.find(" OR ") != std::string::npos || c.find(" || ") != std::string::npos) continue;
-    if (!plan::scan_attribute_refs(c.substr(0, eq)).empty() && !plan::scan_attribute_refs(c.substr(eq + 3)).empty())
-      return true;
+  for (const auto& conjunct : conjuncts(condition)) {
+    std::string_view c = unwrap(conjunct);
+    if (c.rfind("NOT ", 0) == 0 || c.rfind("NOT(", 0) == 0 || c.rfind('!', 0) == 0) continue;
+    int depth = 0;
+    for (std::size_t i = 0; i + 2 < c.size(); ++i) {
+      depth += c[i] == '(' ? 1 : c[i] == ')' ? -1 : 0;
+      if (depth != 0) continue;
+      if (c.compare(i, 4, " OR ") == 0 || c.compare(i, 4, " || ") == 0) break;
+      std::size_t len = c.compare(i, 5, " <=> ") == 0 ? 5 : c.compare(i, 3, " = ") == 0 ? 3 : 0;
+      if (len == 0) continue;
+      if (!plan::scan_attribute_refs(c.substr(0, i)).empty() && !plan::scan_attribute_refs(c.substr(i + len)).empty())
+        return true;
+    }
   }
   return false;
 }
@@ -99,7 +123,11 @@ void check_cartesian_join(PlanContext& ctx) {
     if (j == nullptr) continue;
     if (n->children.size() == 2 && (is_single_row(n->children[0]) || is_single_row(n->children[1]))) continue;
     if (j->strategy == "CartesianProduct") {
-      ctx.report(*n, "Cartesian product: the output is every pair of left and right rows", "Join on a key",
+      ctx.report(*n,
+                 j->condition.empty() ? "Cartesian product: the output is every pair of left and right rows"
+                                      : "Cartesian product filtered by `" + j->condition +
+                                            "` (no equality between the sides): every pair of rows is compared",
+                 "Join on a key",
                  "Add the join key: `left.join(right, on=\"key\")`; use `crossJoin` only with a tiny side.");
     } else if (j->strategy == "BroadcastNestedLoopJoin" && !has_equi_condition(j->condition)) {
       ctx.report(*n,

@@ -96,7 +96,12 @@ void check_filter_after_udf(PlanContext& ctx) {
     });
     const auto* py = n == nullptr ? nullptr : n->as<plan::PythonEvalInfo>();
     if (py == nullptr) continue;
-    std::vector<AttributeRef> udf_outputs = py->outputs;
+    // Spark 2 lists the child's columns with the results (`[name#1, age#2, pythonUDF0#9]`): only
+    // the pythonUDFn columns are the UDF's output.
+    std::vector<AttributeRef> udf_outputs;
+    for (const auto& o : py->outputs)
+      if (o.name.rfind("pythonUDF", 0) == 0) udf_outputs.push_back(o);
+    if (udf_outputs.empty()) udf_outputs = py->outputs;
     for (auto it = projects.rbegin(); it != projects.rend(); ++it) {
       for (const auto& item : (*it)->as<plan::ProjectInfo>()->list) {
         auto refs = plan::scan_attribute_refs(item);

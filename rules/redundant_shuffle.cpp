@@ -5,6 +5,7 @@
 #include "lint/plan_context.hpp"
 
 #include "lint/source_context.hpp"
+#include "plan/operator_fields.hpp"
 
 namespace planlint::rules {
 
@@ -23,6 +24,10 @@ Finds an `Exchange` whose input was already shuffled by another `Exchange` just 
 operators in between that keep rows where they are (`Project`, `Filter`, `Sort`, partial aggregation,
 codegen and AQE wrappers). It fires when the two exchanges share a partitioning key, or when the lower one comes from a
 user `repartition(...)` / `DISTRIBUTE BY` (`REPARTITION_BY_COL`, `REPARTITION_BY_NUM`, round robin).
+A hash exchange is also wasted when the data below is already hash-partitioned on exactly the same
+keys across operators that keep that partitioning: aggregates keyed on those keys (final and merge
+steps too) and the `StateStoreRestore` / `StateStoreSave` steps of a streaming aggregation. A
+DISTINCT on `(a, b)` followed by a GROUP BY `a` needs both shuffles and is not reported.
 
 ## Why is this bad?
 A shuffle writes every row to disk and sends it over the network. When the next operator needs a
@@ -96,6 +101,25 @@ bool keeps_rows_in_place(const PlanNode& n, const ExchangeInfo& upper) {
   return true;
 }
 
+bool same_key_set(const std::vector<plan::AttributeRef>& a, const std::vector<plan::AttributeRef>& b) {
+  if (a.empty() || a.size() != b.size()) return false;
+  return std::all_of(a.begin(), a.end(), [&](const plan::AttributeRef& x) {
+    return std::any_of(b.begin(), b.end(), [&](const plan::AttributeRef& y) { return x.same_attribute(y); });
+  });
+}
+
+// Operators that keep a hash partitioning on the upper exchange's keys although they do real work:
+// aggregates keyed on exactly those keys (final or merge steps included) and the state store steps
+// of a streaming aggregation. Crossing one needs the lower exchange to be on exactly the same keys.
+bool keeps_partitioning_on_keys(const PlanNode& n, const ExchangeInfo& upper) {
+  std::string_view b = plan::base_operator_name(n.name);
+  if (b == "StateStoreRestore" || b == "StateStoreSave" || b == "SessionWindowStateStoreRestore" ||
+      b == "SessionWindowStateStoreSave" || b == "StreamingDeduplicate")
+    return true;
+  const auto* a = n.as<plan::AggregateInfo>();
+  return a != nullptr && same_key_set(a->key_refs, upper.key_refs);
+}
+
 bool is_user_repartition(const ExchangeInfo& x) {
   return x.origin.rfind("REPARTITION", 0) == 0 || x.partitioning == Partitioning::round_robin;
 }
@@ -107,13 +131,24 @@ void check_redundant_shuffle(PlanContext& ctx) {
     const auto* ux = upper->as<ExchangeInfo>();
     if (ux == nullptr || upper->children.size() != 1) continue;
     if (ux->partitioning != Partitioning::hash && ux->partitioning != Partitioning::range) continue;
-    const PlanNode* lower =
-        descend(upper->children.front(), [&](const PlanNode& n) { return keeps_rows_in_place(n, *ux); });
+    bool crossed_work = false;
+    const PlanNode* lower = descend(upper->children.front(), [&](const PlanNode& n) {
+      if (keeps_rows_in_place(n, *ux)) return true;
+      bool keeps = keeps_partitioning_on_keys(n, *ux);
+      crossed_work = crossed_work || keeps;
+      return keeps;
+    });
     const auto* lx = lower == nullptr ? nullptr : lower->as<ExchangeInfo>();
     if (lx == nullptr) continue;
     bool same_keys = shares_key(*ux, *lx);
     bool user = is_user_repartition(*lx);
-    if (!same_keys && !user) continue;
+    // Across an aggregate or a state store, only an exchange on exactly the same keys is wasted
+    // (DISTINCT a, b then GROUP BY a needs both shuffles).
+    // A range exchange there is a global sort's, which the hash partitioning below does not give.
+    if (crossed_work ? !(lx->partitioning == Partitioning::hash && ux->partitioning == Partitioning::hash &&
+                         same_key_set(lx->key_refs, ux->key_refs))
+                     : (!same_keys && !user))
+      continue;
     std::string lower_keys =
         lx->key_refs.empty() ? std::string(plan::to_string(lx->partitioning)) : "[" + join_refs(lx->key_refs) + "]";
     auto& d =
@@ -121,14 +156,18 @@ void check_redundant_shuffle(PlanContext& ctx) {
                    "rows shuffled by " + lower_keys + " at line " + std::to_string(lower->span.line) +
                        " are shuffled again by [" + join_refs(ux->key_refs) + "]; the first shuffle is wasted",
                    "Remove the first shuffle",
-                   user ? "Drop the `.repartition(...)` (or `DISTRIBUTE BY`) before this stage: Spark shuffles by [" +
-                              join_refs(ux->key_refs) +
-                              "] anyway. To control the partition count, let AQE coalesce "
-                              "partitions or set spark.sql.shuffle.partitions."
-                        : "Partition once by exactly [" + join_refs(ux->key_refs) + "], e.g. `df.repartition(" +
-                              join_refs(ux->key_refs) +
-                              ")` only if the key set matches the "
-                              "grouping/join keys that follow.");
+                   crossed_work && !user
+                       ? "Spark re-shuffles rows already partitioned by [" + join_refs(ux->key_refs) +
+                             "]: look for a renamed or cast key between the two (`k AS k2`, `cast(k ...)`), which "
+                             "hides the partitioning; newer Spark versions track it through aliases."
+                   : user ? "Drop the `.repartition(...)` (or `DISTRIBUTE BY`) before this stage: Spark shuffles by [" +
+                                join_refs(ux->key_refs) +
+                                "] anyway. To control the partition count, let AQE coalesce "
+                                "partitions or set spark.sql.shuffle.partitions."
+                          : "Partition once by exactly [" + join_refs(ux->key_refs) + "], e.g. `df.repartition(" +
+                                join_refs(ux->key_refs) +
+                                ")` only if the key set matches the "
+                                "grouping/join keys that follow.");
     d.related.push_back({ctx.location_of(*lower), "first shuffle"});
   }
 }
