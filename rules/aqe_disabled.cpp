@@ -82,8 +82,17 @@ extern const RuleInfo kHardcodedShufflePartitions;
 void check_aqe_disabled(PlanContext& ctx) {
   const PlanNode* root = ctx.physical_root();
   if (root == nullptr || ctx.plan().streaming) return;
-  ShuffleCounts s = fixed_shuffles(ctx);
-  if (s.adaptive || s.exchanges.empty()) return;
+  ShuffleCounts all = fixed_shuffles(ctx);
+  if (all.adaptive) return;
+  // A count the code asked for (repartition(n), repartition(n, col)) stays as it is under AQE too.
+  ShuffleCounts s;
+  for (const plan::PlanNode* n : all.exchanges) {
+    const auto* x = n->as<plan::ExchangeInfo>();
+    if (x->origin == "REPARTITION_BY_NUM" || x->partitioning == plan::Partitioning::round_robin) continue;
+    s.exchanges.push_back(n);
+    s.counts.insert(*x->num_partitions);
+  }
+  if (s.exchanges.empty()) return;
   plan::VersionGuess v = ctx.version();
   if (v.before(3, 0)) return;
   if (ctx.options().enabled(kHardcodedShufflePartitions) && !chosen_shuffle_counts(ctx).exchanges.empty()) return;

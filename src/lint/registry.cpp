@@ -10,7 +10,7 @@ using lint::SourceContext;
 extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast,
     kHardcodedShufflePartitions, kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked,
     kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax,
-    kUnusedNoqa;
+    kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
 void check_python_row_udf(PlanContext&);
@@ -34,6 +34,11 @@ void check_broadcast_disabled(SourceContext&);
 void check_single_file_write(SourceContext&);
 void check_withcolumn_in_loop(SourceContext&);
 void check_cache_without_unpersist(SourceContext&);
+void check_broadcast_too_large(PlanContext&);
+void check_broadcast_too_large_source(SourceContext&);
+void check_photon_fallback(PlanContext&);
+void check_small_files_write(PlanContext&);
+void check_small_files_write_source(SourceContext&);
 }  // namespace planlint::rules
 
 namespace planlint::lint {
@@ -61,6 +66,9 @@ const std::array kRules{
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
     Rule{&kPythonSyntax, nullptr, nullptr},
     Rule{&kUnusedNoqa, nullptr, nullptr},
+    Rule{&kBroadcastTooLarge, check_broadcast_too_large, check_broadcast_too_large_source},
+    Rule{&kPhotonFallback, check_photon_fallback, nullptr},
+    Rule{&kSmallFilesWrite, check_small_files_write, check_small_files_write_source},
 };
 
 }  // namespace

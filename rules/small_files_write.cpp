@@ -1,0 +1,206 @@
+// small-files-write: a write fed by a repartition that makes many small files.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "lint/plan_context.hpp"
+#include "lint/source_context.hpp"
+#include "plan/line_reader.hpp"
+#include "plan/operator_fields.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+using plan::ExchangeInfo;
+using plan::Partitioning;
+using plan::PlanNode;
+
+extern const RuleInfo kSmallFilesWrite{"PL020",
+                                       "small-files-write",
+                                       "A write makes many small files",
+                                       Severity::warning,
+                                       FixAvailability::never,
+                                       R"md(## What it does
+Finds writes fed by a repartition that makes many small files:
+- `repartition(n)` (round robin, or `repartition(n, col)`) with `n` of 1000 or more right before a
+  write: one file per task, `n` files;
+- a partitioned write (`partitionBy(...)`, `PARTITIONED BY`, a dynamic partition insert) fed by a
+  repartition into 100 or more partitions (or by columns, into `spark.sql.shuffle.partitions`) that
+  is not by the partition columns: every task writes a file into every partition value it holds,
+  up to `n × partitions` files. A handful of tasks (`repartition(4)`) makes a handful of files.
+
+Plans: `InsertIntoHadoopFsRelationCommand` (its partition columns) over `WriteFiles`, sorts and
+projections down to a user repartition (`REPARTITION_BY_NUM`, `REPARTITION_BY_COL`, round robin).
+PySpark source: `.repartition(...)` followed, through steps that keep partitions, by `.write`, with
+`.partitionBy(...)` or a `partitionBy=` argument.
+
+## Why is this bad?
+Each file costs a task to read later, plus listing and metadata: ten thousand 1 MB files read far
+slower than a hundred 100 MB files of the same data, and object stores charge per request.
+
+## Example
+```plan
+== Physical Plan ==
+Execute InsertIntoHadoopFsRelationCommand file:/out, false, [day#3], Parquet, [path=file:/out], Overwrite, [id, v, day]
++- WriteFiles
+   +- *(1) Sort [day#3 ASC NULLS FIRST], false, 0
+      +- Exchange RoundRobinPartitioning(400), REPARTITION_BY_NUM, [plan_id=10]
+         +- *(1) FileScan parquet db.events[id#1,v#2,day#3] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/events], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<id:bigint,v:int,day:string>
+```
+Use instead (repartition by the partition column: one file per day):
+```plan
+== Physical Plan ==
+Execute InsertIntoHadoopFsRelationCommand file:/out, false, [day#3], Parquet, [path=file:/out], Overwrite, [id, v, day]
++- WriteFiles
+   +- *(1) Sort [day#3 ASC NULLS FIRST], false, 0
+      +- Exchange hashpartitioning(day#3, 200), REPARTITION_BY_COL, [plan_id=10]
+         +- *(1) FileScan parquet db.events[id#1,v#2,day#3] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/events], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<id:bigint,v:int,day:string>
+```
+
+## Example (PySpark)
+```python
+events.repartition(400).write.partitionBy("day").parquet("s3://out/events")
+```
+Use instead:
+```python
+events.repartition("day").write.partitionBy("day").parquet("s3://out/events")
+```
+
+## Fix safety
+Display-only: repartition by the partition columns (`repartition("day")`), or to a count sized
+from the data (about 128 MB a file); `coalesce(n)` reduces files without a shuffle.
+
+## Options
+None.
+)md"};
+
+namespace {
+
+constexpr std::int64_t kManyFiles = 1000;  // files from one unpartitioned write
+constexpr std::int64_t kManyTasks = 100;   // tasks that each write into every partition value
+
+bool is_user_repartition(const ExchangeInfo& x) {
+  return x.origin.rfind("REPARTITION", 0) == 0 || x.partitioning == Partitioning::round_robin;
+}
+
+// What a write node writes into: the partition columns of InsertIntoHadoopFsRelationCommand
+// (`path, false, [p#3], Parquet, ...`), or nullopt when the node is not such a write.
+std::optional<std::vector<plan::AttributeRef>> written_partitions(const PlanNode& n) {
+  const std::string* a = n.detail("Arguments");
+  std::string_view args = a != nullptr ? std::string_view(*a) : std::string_view(n.args);
+  std::string_view name = n.name;
+  if (name == "Execute") {
+    auto space = args.find(' ');
+    name = args.substr(0, space);
+    args = space == std::string_view::npos ? std::string_view{} : args.substr(space + 1);
+  }
+  if (name != "InsertIntoHadoopFsRelationCommand") return std::nullopt;
+  auto items = plan::split_top_level(args);
+  if (items.size() < 3) return std::vector<plan::AttributeRef>{};
+  return plan::scan_attribute_refs(items[2]);
+}
+
+bool within(const std::vector<plan::AttributeRef>& keys, const std::vector<plan::AttributeRef>& cols) {
+  return !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const plan::AttributeRef& k) {
+    return std::any_of(cols.begin(), cols.end(), [&](const plan::AttributeRef& c) { return k.same_attribute(c); });
+  });
+}
+
+}  // namespace
+
+void check_small_files_write(PlanContext& ctx) {
+  for (const PlanNode* w : ctx.physical_nodes()) {
+    auto partitions = written_partitions(*w);
+    if (!partitions || w->children.size() != 1) continue;
+    const PlanNode* x = descend(w->children.front(), [](const PlanNode& n) {
+      return is_pass_through(n) || plan::base_operator_name(n.name) == "WriteFiles";
+    });
+    const auto* ex = x == nullptr ? nullptr : x->as<ExchangeInfo>();
+    if (ex == nullptr || !is_user_repartition(*ex) || !ex->num_partitions) continue;
+    std::int64_t n = *ex->num_partitions;
+    if (!partitions->empty()) {
+      if (n < kManyTasks || within(ex->key_refs, *partitions)) continue;
+      ctx.report(
+          *x,
+          fmt::format("repartition into {} partitions not by the written partition columns [{}]: every task "
+                      "writes a file into every partition value it holds (up to {} x partitions files)",
+                      n, join_refs(*partitions), n),
+          "Repartition by the partition columns",
+          fmt::format("df.repartition({}).write.partitionBy({})...", join_refs(*partitions), join_refs(*partitions)));
+    } else if (n >= kManyFiles) {
+      ctx.report(*x, fmt::format("repartition into {} partitions right before a write: {} files", n, n),
+                 "Size the output files",
+                 "Repartition to about total bytes / 128 MB partitions, or coalesce(n) without a shuffle.");
+    }
+  }
+}
+
+namespace {
+
+// The partition columns a write chain names: .partitionBy("a", "b") or partitionBy=... on the save call.
+std::optional<std::vector<std::string>> partition_columns(const std::vector<pyspark::Step>& pipeline,
+                                                          std::size_t from) {
+  std::optional<std::vector<std::string>> out;
+  for (std::size_t k = from; k < pipeline.size(); ++k) {
+    const pyspark::Link& l = *pipeline[k].link;
+    if (l.name == "partitionBy" || l.name == "partitionedBy") {
+      out.emplace();
+      for (const auto& a : l.args) out->insert(out->end(), a.value.column_names.begin(), a.value.column_names.end());
+    }
+    for (const auto& a : l.args)
+      if (a.keyword == "partitionBy") {
+        out.emplace();
+        out->insert(out->end(), a.value.column_names.begin(), a.value.column_names.end());
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_small_files_write_source(SourceContext& ctx) {
+  std::set<std::pair<int, std::uint32_t>> reported;
+  for (const auto& chain : ctx.model().chains) {
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
+      const pyspark::Link& w = *pipeline[i].link;
+      if (w.is_call || (w.name != "write" && w.name != "writeTo")) continue;
+      const pyspark::Step* prev = previous_step(pipeline, i);
+      if (prev == nullptr || prev->link->name != "repartition" || prev->link->args.empty()) continue;
+      const pyspark::Link& r = *prev->link;
+      std::optional<std::int64_t> n = r.args[0].value.int_value;
+      std::vector<std::string> keys;
+      for (std::size_t a = n ? 1 : 0; a < r.args.size(); ++a)
+        keys.insert(keys.end(), r.args[a].value.column_names.begin(), r.args[a].value.column_names.end());
+      auto parts = partition_columns(pipeline, i + 1);
+      std::string message;
+      if (parts && !parts->empty()) {
+        bool by_partitions = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+          return std::find(parts->begin(), parts->end(), k) != parts->end();
+        });
+        if (by_partitions || (n && *n < kManyTasks)) continue;
+        std::string cols;
+        for (const auto& p : *parts) cols += (cols.empty() ? "\"" : ", \"") + p + "\"";
+        message = fmt::format(
+            "`repartition({})` is not by the partition columns ({}): every task writes a file into "
+            "every partition value it holds ({} x partitions files)",
+            r.args[0].value.text, cols, n ? std::to_string(*n) : "spark.sql.shuffle.partitions");
+      } else if (n && *n >= kManyFiles && keys.empty()) {
+        message = fmt::format("`repartition({})` right before a write makes {} files", *n, *n);
+      } else {
+        continue;
+      }
+      if (!reported.insert({prev->chain->cell, r.name_pos.start_byte}).second) continue;
+      auto& d = ctx.report(prev->chain->cell, r.name_pos, message);
+      ctx.attach_fix(d, "Repartition by the partition columns", Applicability::display_only,
+                     parts && !parts->empty()
+                         ? "Repartition by the partition columns (`.repartition(\"" + parts->front() +
+                               "\")`), or to a count sized from the data."
+                         : "Repartition to about total bytes / 128 MB partitions, or use coalesce(n).");
+    }
+  }
+}
+
+}  // namespace planlint::rules
