@@ -19,6 +19,7 @@
 #include "lint/rule.hpp"
 #include "plan/dump.hpp"
 #include "plan/plan.hpp"
+#include "util/files.hpp"
 
 namespace planlint::cli {
 namespace fs = std::filesystem;
@@ -26,32 +27,22 @@ namespace fs = std::filesystem;
 namespace {
 
 bool read_all(const Input& in, std::string& text, std::string& error) {
-  std::stringstream ss;
   if (in.from_stdin) {
+    std::stringstream ss;
     ss << std::cin.rdbuf();
+    if (std::cin.bad()) {
+      error = "cannot read standard input";
+      return false;
+    }
     text = ss.str();
     return true;
   }
-  std::error_code ec;
-  if (!fs::exists(in.path, ec)) {
-    error = "no such file or directory";
+  util::ReadResult r = util::read_file_bounded(in.path);
+  if (!r.error.empty()) {
+    error = r.error;
     return false;
   }
-  if (fs::is_directory(in.path, ec)) {
-    error = "is a directory";
-    return false;
-  }
-  std::ifstream f(in.path, std::ios::binary);
-  if (!f) {
-    error = std::strerror(errno);
-    return false;
-  }
-  ss << f.rdbuf();
-  if (f.bad()) {
-    error = "read error";
-    return false;
-  }
-  text = ss.str();
+  text = std::move(r.text);
   return true;
 }
 
@@ -59,6 +50,12 @@ bool read_all(const Input& in, std::string& text, std::string& error) {
 
 namespace {
 lint::FileResult lint_one_unguarded(const Input& in) {
+  if (!in.config_error.empty()) {
+    lint::FileResult r;
+    r.path = in.path;
+    r.io_error = in.config_error;
+    return r;
+  }
   std::string text, error;
   if (!read_all(in, text, error)) {
     lint::FileResult r;
@@ -105,7 +102,8 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
   fo.unsafe = run.unsafe;
   for (const auto& in : inputs) {
     std::string text, error;
-    if (!read_all(in, text, error)) {
+    if (!in.config_error.empty() || !read_all(in, text, error)) {
+      if (!in.config_error.empty()) error = in.config_error;
       lint::FileResult r;
       r.path = in.path;
       r.io_error = error;
@@ -124,14 +122,21 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
     }
     for (const auto& d : o.dropped) std::cerr << "planlint: warning: " << in.path << ":" << d << "\n";
     if (o.fixed != o.original) {
-      run.applied += o.applied;
-      ++run.files_changed;
+      bool written = true;
       if (run.diff_only) {
         run.diff += lint::unified_diff(in.path, o.original, o.fixed);
       } else if (in.from_stdin) {
         run.stdin_output += o.fixed;
       } else if (auto err = lint::write_file_atomically(in.path, o.fixed); !err.empty()) {
+        // Nothing was fixed in this file: its findings stay as they were before the fix.
+        o.remaining = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, o.original, in.options)
+                                                    : lint::lint_plan_text(in.path, o.original, in.options);
         o.remaining.io_error = err;
+        written = false;
+      }
+      if (written) {
+        run.applied += o.applied;
+        ++run.files_changed;
       }
     } else if (in.from_stdin && !run.diff_only) {
       run.stdin_output += o.fixed;
@@ -144,27 +149,14 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
 bool write_output(const std::string& path, const std::string& text) {
   if (path.empty() || path == "-") {
     std::cout << text << std::flush;
-    return true;
-  }
-  fs::path target(path);
-  fs::path tmp = target;
-  tmp += fmt::format(".planlint-{}.tmp", static_cast<unsigned long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::cerr << "planlint: error: " << path << ": cannot write (" << std::strerror(errno) << ")\n";
-      std::error_code ec;
-      fs::remove(tmp, ec);
+    if (!std::cout) {
+      std::cerr << "planlint: error: cannot write the report to standard output (" << std::strerror(errno) << ")\n";
       return false;
     }
+    return true;
   }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::cerr << "planlint: error: " << path << ": cannot write (" << ec.message() << ")\n";
-    fs::remove(tmp, ec);
+  if (auto err = util::replace_file_contents(path, text); !err.empty()) {
+    std::cerr << "planlint: error: " << err << "\n";
     return false;
   }
   return true;
@@ -188,7 +180,8 @@ std::string write_baseline(const std::string& path, const std::vector<lint::File
                           {"line", d.location.line},
                           {"message", d.message}});
   nlohmann::ordered_json doc{{"planlint_baseline", 1}, {"findings", findings}};
-  if (!write_output(path, doc.dump(2) + "\n")) return "cannot write baseline " + path;
+  if (!write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
+    return "cannot write baseline " + path;
   return {};
 }
 
@@ -250,7 +243,7 @@ int run_rules(const std::string& format) {
                    {"severity", lint::to_string(r->severity)},
                    {"fix", lint::to_string(r->fix)},
                    {"summary", r->summary}});
-    std::cout << a.dump(2) << "\n";
+    std::cout << a.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
   for (const auto* r : rules)

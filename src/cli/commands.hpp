@@ -12,6 +12,7 @@ struct Input {
   std::string path;
   bool from_stdin = false;
   lint::LintOptions options;  // the file's configuration with the command line on top
+  std::string config_error;   // its configuration could not be read: reported instead of linting
 };
 
 // Lint every input on `jobs` threads; results come back in input order.

@@ -169,6 +169,7 @@ int run(int argc, char** argv) {
   std::vector<lint::ConfigError> config_errors;
   std::map<fs::path, std::optional<lint::Config>> config_cache;
   std::optional<lint::Config> forced;
+  std::map<fs::path, std::string> broken_config;  // folder -> the error of its configuration file
   if (!config_file.empty() && !isolated) {
     forced = lint::load_config(config_file, config_errors);
     if (!forced && config_errors.empty())
@@ -182,10 +183,23 @@ int run(int argc, char** argv) {
     auto it = config_cache.find(dir);
     if (it == config_cache.end()) {
       std::optional<lint::Config> c;
-      if (auto found = lint::find_config(dir)) c = lint::load_config(*found, config_errors);
+      if (auto found = lint::find_config(dir)) {
+        std::size_t before = config_errors.size();
+        c = lint::load_config(*found, config_errors);
+        if (config_errors.size() > before) broken_config[dir] = config_errors[before].text();
+      }
       it = config_cache.emplace(dir, std::move(c)).first;
     }
     return it->second ? &*it->second : nullptr;
+  };
+  // A file under a configuration that cannot be read is not linted with the wrong options: it gets
+  // an error naming that configuration, and every other file is still linted with its own.
+  auto make_input = [&](const std::string& name, bool from_stdin) {
+    cli::Input in{name, from_stdin, lint::options_for(name, config_for(name), options)};
+    std::error_code ec;
+    if (auto b = broken_config.find(fs::absolute(name, ec).parent_path()); b != broken_config.end())
+      in.config_error = "not linted: its configuration has an error (" + b->second + ")";
+    return in;
   };
 
   std::vector<cli::Input> inputs;
@@ -193,30 +207,54 @@ int run(int argc, char** argv) {
   for (const auto& p : paths) {
     if (p == "-") {
       std::string name = stdin_filename.empty() ? std::string("<stdin>") : stdin_filename;
-      inputs.push_back({name, true, lint::options_for(name, config_for(name), options)});
+      inputs.push_back(make_input(name, true));
       continue;
     }
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-           it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (ec) break;
-        if (lint::excluded(it->path(), config_for(it->path()))) {
-          if (it->is_directory(ec)) it.disable_recursion_pending();
+      // Walked by hand: a folder that cannot be listed is an error naming it, and its siblings are
+      // still walked. Only regular files are picked up (no FIFOs or devices from a folder).
+      std::vector<fs::path> folders{p};
+      while (!folders.empty()) {
+        fs::path dir = folders.back();
+        folders.pop_back();
+        std::error_code lec;
+        fs::directory_iterator it(dir, lec), end;
+        if (lec) {
+          std::cerr << "planlint: error: " << dir.string() << ": cannot list the folder (" << lec.message() << ")\n";
+          io_error = true;
           continue;
         }
-        if (it->is_regular_file(ec) && is_lintable(it->path())) found.push_back(it->path().string());
+        std::vector<fs::path> subfolders;
+        for (; it != end; it.increment(lec)) {
+          if (lec) {
+            std::cerr << "planlint: error: " << dir.string() << ": cannot list the folder (" << lec.message() << ")\n";
+            io_error = true;
+            break;
+          }
+          const fs::path& entry = it->path();
+          if (lint::excluded(entry, config_for(entry))) continue;
+          std::error_code sec;
+          if (it->is_directory(sec) && !it->is_symlink(sec)) {
+            subfolders.push_back(entry);
+          } else if (it->is_regular_file(sec) && is_lintable(entry)) {
+            found.push_back(entry.string());
+          }
+        }
+        std::sort(subfolders.rbegin(), subfolders.rend());
+        folders.insert(folders.end(), subfolders.begin(), subfolders.end());
       }
       std::sort(found.begin(), found.end());
-      for (auto& f : found) inputs.push_back({f, false, lint::options_for(f, config_for(f), options)});
+      for (auto& f : found) inputs.push_back(make_input(f, false));
     } else {
-      inputs.push_back({p, false, lint::options_for(p, config_for(p), options)});
+      inputs.push_back(make_input(p, false));
     }
   }
   if (!config_errors.empty()) {
     for (const auto& e : config_errors) std::cerr << "planlint: error: " << e.text() << "\n";
-    return 2;
+    if (!config_file.empty()) return 2;  // --config names the one configuration for everything
+    io_error = true;
   }
   // A format set in the configuration applies when the command line does not choose one.
   if (app.count("--format") == 0 && !inputs.empty() && !isolated)
@@ -285,11 +323,21 @@ int run(int argc, char** argv) {
         report += "Fixed " + std::to_string(fix_run.applied) + (fix_run.applied == 1 ? " finding" : " findings") +
                   " in " + std::to_string(fix_run.files_changed) + (fix_run.files_changed == 1 ? " file" : " files") +
                   ".\n";
-      if (findings == 0)
+      std::size_t unreadable = 0;
+      for (const auto& r : results) unreadable += r.io_error.empty() ? 0 : 1;
+      std::string not_checked = unreadable == 0
+                                    ? std::string()
+                                    : std::to_string(unreadable) + (unreadable == 1 ? " file could not be checked"
+                                                                                    : " files could not be checked");
+      if (findings == 0 && unreadable == 0)
         report += "All checks passed.\n";
+      else if (findings == 0)
+        report += "No findings, but " + not_checked + ".\n";
       else
         report += "Found " + std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
-                  std::to_string(results.size()) + (results.size() == 1 ? " file.\n" : " files.\n");
+                  std::to_string(results.size() - unreadable) +
+                  (results.size() - unreadable == 1 ? " file" : " files") +
+                  (unreadable == 0 ? std::string(".\n") : "; " + not_checked + ".\n");
     }
   }
   if (!cli::write_output(output, report)) return 2;

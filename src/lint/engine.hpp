@@ -19,6 +19,8 @@ struct FileResult {
 };
 
 FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options);
+// Only CR line breaks (classic Mac): Python reads them as lines, planlint lints them as LF.
+bool cr_only_line_endings(std::string_view text);
 
 // PySpark sources: .py files, Databricks source notebooks and Jupyter .ipynb notebooks.
 FileResult lint_source_text(std::string path, std::string text, const LintOptions& options);

@@ -1,6 +1,8 @@
 // Fix application: choose non-overlapping edits, apply them per cell, check the syntax, repeat.
 #include "lint/fixer.hpp"
 
+#include "util/files.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -139,6 +141,15 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
     out.remaining = lint_plan_text(path, text, options);
     return out;
   }
+  if (cr_only_line_endings(text)) {
+    // Fixed as LF text, written back with the file's CR line endings (same length, same offsets).
+    std::string lf = text;
+    std::replace(lf.begin(), lf.end(), '\r', '\n');
+    FixOutcome inner = fix_text(path, lf, options, fix_options);
+    std::replace(inner.fixed.begin(), inner.fixed.end(), '\n', '\r');
+    inner.original = text;
+    return inner;
+  }
   std::string eol = eol_of(text);
   FileResult r = lint_source_text(path, current, options);
   for (int round = 0; round < fix_options.max_rounds; ++round) {
@@ -180,29 +191,7 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
 }
 
 std::string write_file_atomically(const std::string& path, const std::string& content) {
-  fs::path target(path);
-  std::error_code ec;
-  auto perms = fs::status(target, ec).permissions();
-  fs::path tmp = target;
-  tmp += fmt::format(".planlint-{}.tmp", static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::string why = std::strerror(errno);
-      fs::remove(tmp, ec);
-      return "cannot write " + tmp.string() + ": " + why;
-    }
-  }
-  if (perms != fs::perms::unknown) fs::permissions(tmp, perms, ec);
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignore;
-    fs::remove(tmp, ignore);
-    return "cannot replace " + path + ": " + ec.message();
-  }
-  return {};
+  return util::replace_file_contents(path, content);
 }
 
 namespace {

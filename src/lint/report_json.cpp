@@ -141,7 +141,7 @@ std::string render_json(const std::vector<FileResult>& results, const ReportOpti
               {"tool", {{"name", "planlint"}, {"version", options.tool_version}}},
               {"diagnostics", diags},
               {"errors", errors}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string render_sarif(const std::vector<FileResult>& results, const ReportOptions& options) {
@@ -224,7 +224,7 @@ std::string render_sarif(const std::vector<FileResult>& results, const ReportOpt
   else
     run["invocations"] = ordered::array({{{"executionSuccessful", true}}});
   ordered out{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", {run}}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace planlint::lint

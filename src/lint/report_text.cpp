@@ -2,6 +2,7 @@
 // related locations and the fix suggestion. Also the GitHub annotations and --statistics, which are text too.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "lint/report.hpp"
@@ -29,6 +30,23 @@ std::string_view severity_colour(Severity s) {
   return "1";
 }
 
+// Control characters from a file (escape sequences could retitle or clear the reader's terminal)
+// are shown as \xNN; tabs stay.
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t') || u == 0x7f)
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out += c;
+  }
+  return out;
+}
+
+constexpr std::size_t kQuoteWidth = 240;  // longer lines are cut around the column
+
 void quote_line(std::string& out, const FileResult& r, const Location& loc, const Palette& p) {
   // Notebooks quote the cell's line, not the raw JSON.
   const std::string* text = nullptr;
@@ -44,10 +62,24 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
     text = &r.lines[loc.line - 1];
   }
   if (text == nullptr) return;
-  const std::string& line = *text;
+  std::string_view full = *text;
+  std::size_t start = column > 0 ? column - 1 : 0;
+  // A very long line (minified JSON, a 50 MB one-liner): a window around the column.
+  std::string_view view = full;
+  std::string head, tail;
+  if (full.size() > kQuoteWidth) {
+    std::size_t from = start > kQuoteWidth / 3 ? start - kQuoteWidth / 3 : 0;
+    view = full.substr(from, kQuoteWidth);
+    if (from > 0) head = "...";
+    if (from + view.size() < full.size()) tail = "...";
+    start = start >= from ? start - from : 0;
+    len = std::min(len, view.size() > start ? view.size() - start : std::size_t{1});
+  }
+  std::string line = head + printable(view) + tail;
+  std::string before = head + printable(view.substr(0, std::min(start, view.size())));
+  start = before.size();
   std::string gutter = fmt::format("{:>5} | ", number);
   out += p.paint("34", gutter) + line + "\n";
-  std::size_t start = column > 0 ? column - 1 : 0;
   if (start + len > line.size() + 1) len = line.size() > start ? line.size() - start : 1;
   std::string pad;
   for (std::size_t i = 0; i < start && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
@@ -65,22 +97,22 @@ std::string render_text(const std::vector<FileResult>& results, const ReportOpti
       std::string where = d.location.cell > 0 ? fmt::format("cell {}:{}:{}", d.location.cell, d.location.cell_line,
                                                             d.location.cell_column)
                                               : fmt::format("{}:{}", d.location.line, d.location.column);
-      out += fmt::format("{}:{}: {}: {} {}\n", p.paint("1", r.path), where,
-                         p.paint(severity_colour(d.severity), to_string(d.severity)), d.message,
+      out += fmt::format("{}:{}: {}: {} {}\n", p.paint("1", printable(r.path)), where,
+                         p.paint(severity_colour(d.severity), to_string(d.severity)), printable(d.message),
                          p.paint("2", fmt::format("[{}]", d.rule->name)));
       quote_line(out, r, d.location, p);
       for (const auto& rel : d.related) {
         const Location& l = rel.location;
         std::string at = l.cell > 0 ? fmt::format("cell {}:{}:{}", l.cell, l.cell_line, l.cell_column)
                                     : fmt::format("{}:{}", l.line, l.column);
-        out += fmt::format("  {}: {}:{}: {}\n", p.paint("1;36", "note"), l.path, at, rel.message);
+        out += fmt::format("  {}: {}:{}: {}\n", p.paint("1;36", "note"), printable(l.path), at, printable(rel.message));
       }
       if (d.fix) {
         out += fmt::format("  {}: {}\n", p.paint("1;32", "fix"), d.fix->title);
         std::string_view s = d.fix->suggestion;
         while (!s.empty()) {
           auto nl = s.find('\n');
-          out += fmt::format("      {}\n", s.substr(0, nl));
+          out += fmt::format("      {}\n", printable(s.substr(0, nl)));
           if (nl == std::string_view::npos) break;
           s.remove_prefix(nl + 1);
         }

@@ -96,9 +96,20 @@ std::optional<Noqa> parse_noqa(std::string_view comment, bool file_level) {
 
 bool is_source_path(std::string_view path) { return pyspark::is_source_path(path); }
 
+bool cr_only_line_endings(std::string_view text) {
+  return text.find('\r') != std::string_view::npos && text.find('\n') == std::string_view::npos;
+}
+
 FileResult lint_source_text(std::string path, std::string text, const LintOptions& options) {
   FileResult result;
   result.path = path;
+  // Classic Mac line endings (CR only), which Python reads as lines: linted as LF, same offsets.
+  if (cr_only_line_endings(text)) std::replace(text.begin(), text.end(), '\r', '\n');
+  // UTF-16 (with its byte-order mark) is not read: one clear error instead of one per line.
+  if (text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'))) {
+    result.io_error = "UTF-16 text is not supported: save the file as UTF-8";
+    return result;
+  }
   pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
   bool notebook = file.kind != pyspark::SourceKind::python;
   const RuleInfo& syntax = python_syntax_rule();

@@ -125,7 +125,7 @@ std::string dump_json(const Document& doc) {
   json errors = json::array();
   for (const auto& e : doc.errors) errors.push_back({{"line", e.line}, {"column", e.column}, {"message", e.message}});
   json out{{"file", doc.path}, {"plans", plans}, {"errors", errors}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace planlint::plan
