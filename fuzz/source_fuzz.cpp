@@ -1,8 +1,9 @@
-// libFuzzer entry: any bytes as a .py file and as a notebook, through every source rule and the fixer.
+// libFuzzer entry: any bytes as a .py file through every source rule, the fixer and the reports.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "fuzz_util.hpp"
 #include "lint/fixer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -12,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   planlint::lint::FixOptions fix;
   fix.unsafe = true;
   fix.max_rounds = 3;
-  (void)planlint::lint::fix_text("fuzz.py", text, options, fix);
-  (void)planlint::lint::lint_source_text("fuzz.ipynb", text, options);
+  auto out = planlint::lint::fix_text("fuzz.py", text, options, fix);
+  planlint::fuzz::check_reports({out.remaining});
   return 0;
 }

@@ -109,5 +109,10 @@ contains "broken configuration named" err "a/pyproject.toml:1:"
 contains "its file is not linted" err "a/bad_single_file.py: not linted: its configuration has an error"
 contains "the other folder is linted" out "Found 2 findings in 1 file; 1 file could not be checked."
 
+# Found by config_fuzz: a baseline with a number JSON cannot hold is an error naming the file.
+printf '9e9134\t99\t4a' >"$work/huge.json"
+check "baseline with an out-of-range number" 2 "$planlint" --isolated --baseline "$work/huge.json" "$good"
+contains "baseline error named" err "huge.json: not a planlint baseline"
+
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -191,7 +191,7 @@ std::string apply_baseline(const std::string& path, std::vector<lint::FileResult
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers out of range (9e9134)
     return path + ": not a planlint baseline: " + e.what();
   }
   if (!doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array())
