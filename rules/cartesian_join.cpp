@@ -67,26 +67,11 @@ None.
 
 namespace {
 
-// `(x)` -> `x`, only when the parentheses wrap the whole text.
-std::string_view unwrap(std::string_view s) {
-  for (int guard = 0; guard < 64 && s.size() >= 2 && s.front() == '(' && s.back() == ')'; ++guard) {
-    int depth = 0;
-    bool whole = true;
-    for (std::size_t i = 0; i < s.size() && whole; ++i) {
-      depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
-      whole = depth > 0 || i + 1 == s.size();
-    }
-    if (!whole) break;
-    s = s.substr(1, s.size() - 2);
-  }
-  return s;
-}
-
 // An equality between two attributes somewhere among the AND-ed conjuncts: `a = b` or `a <=> b` at
 // the top of a conjunct, not under NOT, OR or a function (`NOT (a = b)`, `startswith(...)`).
 bool has_equi_condition(const std::string& condition) {
   for (const auto& conjunct : conjuncts(condition)) {
-    std::string_view c = unwrap(conjunct);
+    std::string_view c = strip_wrapping_parens(conjunct);
     if (c.rfind("NOT ", 0) == 0 || c.rfind("NOT(", 0) == 0 || c.rfind('!', 0) == 0) continue;
     int depth = 0;
     for (std::size_t i = 0; i + 2 < c.size(); ++i) {

@@ -109,6 +109,20 @@ contains "broken configuration named" err "a/pyproject.toml:1:"
 contains "its file is not linted" err "a/bad_single_file.py: not linted: its configuration has an error"
 contains "the other folder is linted" out "Found 2 findings in 1 file; 1 file could not be checked."
 
+# 9. No silent limits on long chains or deep nesting: the finding at the end of a 50,000-link
+# chain is still reported; a filter nested in 100,000 parentheses is still read (both linear now).
+python3 -c "print('df = spark.table(\"t\")'); print('x = df' + '.select(\"a\")' * 50000 + '.collect()')" >"$work/chain.py"
+check "50,000-link chain" 1 "$planlint" --isolated --select collect-large "$work/chain.py"
+contains "finding at the end of the chain" out "Found 1 finding in 1 file."
+python3 -c "
+n = 100000
+print('== Physical Plan ==')
+print('*(2) Filter ' + '(' * n + 'pythonUDF0#9 = true' + ')' * n + ' AND (a#1 > 0)')
+print('+- BatchEvalPython [f(a#1)#8], [pythonUDF0#9]')
+print('   +- LocalTableScan [a#1]')" >"$work/nest.plan"
+check "100,000 nested parentheses" 1 "$planlint" --isolated --select filter-after-udf "$work/nest.plan"
+contains "nested filter read" out "filter-after-udf"
+
 # Found by config_fuzz: a baseline with a number JSON cannot hold is an error naming the file.
 printf '9e9134\t99\t4a' >"$work/huge.json"
 check "baseline with an out-of-range number" 2 "$planlint" --isolated --baseline "$work/huge.json" "$good"

@@ -2,6 +2,7 @@
 #include "lint/plan_context.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include "plan/operator_fields.hpp"
 
@@ -117,18 +118,6 @@ std::string_view trim(std::string_view s) {
 }
 
 // "(a AND b)" -> "a AND b" when the parentheses wrap the whole text.
-std::string_view strip_wrapping_parens(std::string_view s) {
-  for (;;) {
-    s = trim(s);
-    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
-    int depth = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s[i] == '(') ++depth;
-      if (s[i] == ')' && --depth == 0 && i + 1 != s.size()) return s;
-    }
-    s = s.substr(1, s.size() - 2);
-  }
-}
 
 void split_and(std::string_view s, std::vector<std::string>& out, int budget) {
   s = strip_wrapping_parens(s);
@@ -154,6 +143,24 @@ void split_and(std::string_view s, std::vector<std::string>& out, int budget) {
 }
 
 }  // namespace
+
+// One pass (a layer at a time would be quadratic in the nesting depth).
+std::string_view strip_wrapping_parens(std::string_view s) {
+  s = trim(s);
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+  std::vector<std::size_t> match(s.size(), std::string_view::npos), open;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') {
+      open.push_back(i);
+    } else if (s[i] == ')' && !open.empty()) {
+      match[open.back()] = i;
+      open.pop_back();
+    }
+  }
+  std::size_t layers = 0;
+  while (layers < s.size() / 2 && s[layers] == '(' && match[layers] == s.size() - 1 - layers) ++layers;
+  return trim(s.substr(layers, s.size() - 2 * layers));
+}
 
 std::vector<std::string> conjuncts(std::string_view condition) {
   std::vector<std::string> out;

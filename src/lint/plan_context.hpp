@@ -60,6 +60,9 @@ const plan::PlanNode* descend(const plan::PlanNode* node, Pred keep_going) {
 
 AqeState aqe_state(const plan::PlanNode& node);
 
+// "((a) AND (b))" -> "(a) AND (b)": the parentheses around the whole text, every layer, linear time.
+std::string_view strip_wrapping_parens(std::string_view s);
+
 // Top-level AND-ed conjuncts of a condition, outer parentheses removed.
 std::vector<std::string> conjuncts(std::string_view condition);
 

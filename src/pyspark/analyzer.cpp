@@ -14,6 +14,7 @@ namespace planlint::pyspark {
 namespace {
 
 constexpr int kMaxDepth = 400;  // deeper nesting is not Spark code worth analysing; never overflow the stack
+constexpr std::size_t kMaxLinks = 1000000;  // links of one chain: far beyond any source file's
 
 const std::set<std::string, std::less<>> kSparkOnlyMethods{"withColumn",
                                                            "withColumns",
@@ -320,9 +321,12 @@ class Analyzer {
     std::size_t start = ts_node_is_null(obj) ? p.start_byte : ts_node_end_byte(obj);
     std::size_t dot = src_.find('.', start);
     if (dot != std::string_view::npos && dot < p.end_byte) {
-      std::size_t line_start = src_.rfind('\n', dot);
-      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
-      bool own_line = line_start > start && src_.find_first_not_of(" \t", line_start) == dot;
+      // Only blanks between the line start and the dot: scanned back over the indent alone (an
+      // rfind of the line break would make a 50,000-link one-line chain quadratic).
+      std::size_t line_start = dot;
+      while (line_start > 0 && (src_[line_start - 1] == ' ' || src_[line_start - 1] == '\t')) --line_start;
+      bool at_line_start = line_start == 0 || src_[line_start - 1] == '\n';
+      bool own_line = at_line_start && line_start > start;
       std::size_t after = src_.find_first_not_of(" \t\r", p.end_byte);
       if (own_line && (after == std::string_view::npos || src_[after] == '\n')) {
         start = line_start;
@@ -612,7 +616,7 @@ class Analyzer {
     c.pos = pos_of(n);
     TSNode cur = n;
     std::vector<Link> links;
-    for (int guard = 0; guard < 10000; ++guard) {
+    for (std::size_t guard = 0; guard < kMaxLinks; ++guard) {
       if (is_type(cur, "call")) {
         TSNode fn = field(cur, "function");
         TSNode args = field(cur, "arguments");
