@@ -123,6 +123,20 @@ print('   +- LocalTableScan [a#1]')" >"$work/nest.plan"
 check "100,000 nested parentheses" 1 "$planlint" --isolated --select filter-after-udf "$work/nest.plan"
 contains "nested filter read" out "filter-after-udf"
 
+# 12. A truncated notebook points at where reading stopped; invalid JSON after "cells" is an error,
+# and --fix does not rewrite such a file; Python 2 points at the first offending line.
+printf '{"cells": [ {"cell_type": "code", "source": [' >"$work/cut.ipynb"
+check "truncated notebook" 1 "$planlint" --isolated "$work/cut.ipynb"
+contains "truncated notebook position" out "cut.ipynb:1:46: error: not a Jupyter notebook"
+printf '{"cells": [{"cell_type": "code", "metadata": {}, "source": ["df.coalesce(1).write.parquet(\\"o\\")\\n"]}], "metadata": {, "nbformat": 4}\n' >"$work/after.ipynb"
+cp "$work/after.ipynb" "$work/after.orig"
+check "invalid JSON after the cells" 1 "$planlint" --isolated --fix --unsafe-fixes "$work/after.ipynb"
+contains "invalid JSON after the cells reported" out "after.ipynb:1:118: error: not a Jupyter notebook"
+cmp -s "$work/after.ipynb" "$work/after.orig" && echo "ok   not rewritten" || { echo "FAIL rewritten"; fails=$((fails+1)); }
+printf 'print "a"\nx = 1\nprint "b"\n' >"$work/py2.py"
+check "Python 2" 1 "$planlint" --isolated "$work/py2.py"
+contains "Python 2 first line" out "py2.py:1:1: error: Python 2 syntax"
+
 # Found by config_fuzz: a baseline with a number JSON cannot hold is an error naming the file.
 printf '9e9134\t99\t4a' >"$work/huge.json"
 check "baseline with an out-of-range number" 2 "$planlint" --isolated --baseline "$work/huge.json" "$good"

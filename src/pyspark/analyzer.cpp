@@ -363,7 +363,18 @@ class Analyzer {
       TSNode n = stack.back();
       stack.pop_back();
       if (is_type(n, "print_statement") || is_type(n, "exec_statement")) return pos_of(n);
-      for (std::uint32_t i = 0; i < named_count(n); ++i) stack.push_back(ts_node_named_child(n, i));
+      // Children pushed last-first so the first offending statement in the file is found first; a
+      // cursor walks them in linear time.
+      std::vector<TSNode> children;
+      TSTreeCursor cursor = ts_tree_cursor_new(n);
+      if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+          TSNode c = ts_tree_cursor_current_node(&cursor);
+          if (ts_node_is_named(c)) children.push_back(c);
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+      }
+      ts_tree_cursor_delete(&cursor);
+      stack.insert(stack.end(), children.rbegin(), children.rend());
     }
     return std::nullopt;
   }

@@ -4,6 +4,7 @@
 #include "util/lines.hpp"
 
 #include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -264,7 +265,23 @@ bool load_jupyter(SourceFile& f) {
       auto where = doc.current_location();
       if (!where.error()) offset = static_cast<std::size_t>(where.value_unsafe() - json.data());
     }
+    // A document that ends early (a truncated download) stopped at its end.
+    if (e.error() == INCOMPLETE_ARRAY_OR_OBJECT || e.error() == UNCLOSED_STRING) offset = f.raw.size();
     return fail(error_message(e.error()), std::min(offset, f.raw.size()));
+  }
+  // The reader stops at "cells": the rest of the document must be JSON too, or a fix would rewrite
+  // a file that is not a notebook.
+  dom::parser validator;
+  if (auto err = validator.parse(json).error(); err) {
+    std::size_t offset = f.raw.size();
+    try {
+      (void)nlohmann::json::parse(f.raw);
+    } catch (const nlohmann::json::parse_error& pe) {
+      offset = pe.byte > 0 ? pe.byte - 1 : 0;
+    } catch (const nlohmann::json::exception&) {
+    }
+    f.cells.clear();
+    return fail(error_message(err), offset);
   }
   return true;
 }
