@@ -142,6 +142,11 @@ python3 -c "open('$work/huge.py', 'w').write('x = 1\\n' * 6000000)"
 check "Python source over 32 MiB" 2 "$planlint" --isolated "$work/huge.py"
 contains "huge Python named" err "huge.py: Python source larger than 32 MiB"
 
+# Code nested deeper than planlint analyses is said, not silently skipped.
+python3 -c "print('df = spark.table(\"t\")'); print('x = ' + 'f(' * 1000 + 'df.collect()' + ')' * 1000)" >"$work/deep.py"
+check "deep nesting" 1 "$planlint" --isolated "$work/deep.py"
+contains "deep nesting said" out "deep.py:2:801: warning: code nested more than 400 levels deep"
+
 # Found by config_fuzz: a baseline with a number JSON cannot hold is an error naming the file.
 printf '9e9134\t99\t4a' >"$work/huge.json"
 check "baseline with an out-of-range number" 2 "$planlint" --isolated --baseline "$work/huge.json" "$good"

@@ -122,6 +122,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   if (options.enabled(syntax)) {
     ctx.set_rule(&syntax);
     for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.pos, e.message);
+    for (const auto& e : model.depth_limits) ctx.report(e.cell, e.pos, e.message).severity = Severity::warning;
   }
   for (const auto& rule : all_rules()) {
     if (rule.source_check == nullptr || !options.enabled(*rule.info)) continue;

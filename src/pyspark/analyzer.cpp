@@ -337,6 +337,19 @@ class Analyzer {
     return p;
   }
 
+  // Past kMaxDepth nothing below is analysed (the stack must never overflow); that is said, once
+  // per cell, rather than silently dropping what is inside.
+  bool too_deep(TSNode n, int depth) {
+    if (depth <= kMaxDepth) return false;
+    bool noted = std::any_of(m_.depth_limits.begin(), m_.depth_limits.end(),
+                             [&](const SyntaxProblem& p) { return p.cell == cell_->number; });
+    if (!noted && !ts_node_is_null(n))
+      m_.depth_limits.push_back({cell_->number, pos_of(n),
+                                 "code nested more than " + std::to_string(kMaxDepth) +
+                                     " levels deep: planlint does not analyse what is inside"});
+    return true;
+  }
+
   Pos pos_of_bytes(std::size_t b, std::size_t e) const {
     auto point = [&](std::size_t off, std::uint32_t& line, std::uint32_t& col) {
       line = 1;
@@ -582,7 +595,7 @@ class Analyzer {
     e.text = text(n);
     e.pos = pos_of(n);
     e.kind = std::string(node_type(n));
-    if (depth > kMaxDepth) return e;
+    if (too_deep(n, depth)) return e;
     if (is_type(n, "string")) e.string_value = string_value(n);
     if (is_type(n, "integer")) {
       std::string digits;
@@ -1165,7 +1178,7 @@ class Analyzer {
   }
 
   void visit(TSNode n, int depth) {
-    if (depth > kMaxDepth || ts_node_is_null(n)) return;
+    if (too_deep(n, depth) || ts_node_is_null(n)) return;
     std::string_view t = node_type(n);
     if (t == "comment") {
       m_.comments.push_back({pos_of(n), text(n), cell_->number});

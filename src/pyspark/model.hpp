@@ -177,6 +177,7 @@ struct SourceModel {
   std::vector<ConfSetting> settings;
   std::vector<Comment> comments;
   std::vector<SyntaxProblem> syntax_errors;
+  std::vector<SyntaxProblem> depth_limits;     // code nested too deep to analyse: once per cell, where it starts
   std::map<std::string, std::string> imports;  // local name -> dotted module or object
   std::set<std::string> star_imports;          // modules imported with *
   std::set<std::string> udf_names;             // names bound to row-at-a-time UDFs
