@@ -370,26 +370,27 @@ class Analyzer {
     return p;
   }
 
+  // The first print/exec statement in document order: one cursor walk, no allocation per node.
   std::optional<Pos> find_python2(TSNode root) const {
-    std::vector<TSNode> stack{root};
-    while (!stack.empty()) {
-      TSNode n = stack.back();
-      stack.pop_back();
-      if (is_type(n, "print_statement") || is_type(n, "exec_statement")) return pos_of(n);
-      // Children pushed last-first so the first offending statement in the file is found first; a
-      // cursor walks them in linear time.
-      std::vector<TSNode> children;
-      TSTreeCursor cursor = ts_tree_cursor_new(n);
-      if (ts_tree_cursor_goto_first_child(&cursor)) {
-        do {
-          TSNode c = ts_tree_cursor_current_node(&cursor);
-          if (ts_node_is_named(c)) children.push_back(c);
-        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    static const TSSymbol print_stmt = ts_language_symbol_for_name(tree_sitter_python(), "print_statement", 15, true);
+    static const TSSymbol exec_stmt = ts_language_symbol_for_name(tree_sitter_python(), "exec_statement", 14, true);
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    std::optional<Pos> found;
+    for (;;) {
+      TSNode n = ts_tree_cursor_current_node(&cursor);
+      TSSymbol sym = ts_node_symbol(n);
+      if (sym == print_stmt || sym == exec_stmt) {
+        found = pos_of(n);
+        break;
       }
-      ts_tree_cursor_delete(&cursor);
-      stack.insert(stack.end(), children.rbegin(), children.rend());
+      if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+      bool moved = false;
+      while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor)))
+        if (!ts_tree_cursor_goto_parent(&cursor)) break;
+      if (!moved) break;
     }
-    return std::nullopt;
+    ts_tree_cursor_delete(&cursor);
+    return found;
   }
 
   // "a.b.c" for identifier/attribute nodes, "" otherwise.
