@@ -42,36 +42,29 @@ None.
 
 void check_single_file_write(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per coalesce, however many pipelines reach it
-  for (const auto& chain : ctx.model().chains) {
-    auto pipeline = chain.pipeline();
-    std::size_t own_start = pipeline.size() - chain.links.size();
-    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
-      const pyspark::Link& w = *pipeline[i].link;
-      if (w.is_call || (w.name != "write" && w.name != "writeTo")) continue;
-      const pyspark::Step* prev = previous_step(pipeline, i);
-      if (prev == nullptr) continue;
-      const pyspark::Link& p = *prev->link;
-      if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value != 1)
-        continue;
-      // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
-      auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
-      if (pyspark::small_by_construction(rows.rows)) continue;
-      if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) continue;
-      bool grouped = rows.rows == pyspark::Rows::grouped;
-      auto& d = ctx.report(
-          prev->chain->cell, p.name_pos,
-          "`" + p.name + "(1)` before a write: one task writes all the data" +
-              (grouped ? std::string(" (it is " + rows.why + ": one row per key, fine when the keys are few)")
-                       : std::string()));
-      if (grouped) d.severity = Severity::info;
-      Fix& f = ctx.attach_fix(
-          d, "Remove `." + p.name + "(1)`",
-          p.name == "coalesce" && !grouped ? Applicability::unsafe : Applicability::display_only,
-          "Write in parallel (drop `." + p.name + "(1)`); if one file is required, merge the files after the job.");
-      if (p.name == "coalesce" && !grouped)
-        SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
-    }
-  }
+  for_each_write(ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t, const pyspark::Step& step) {
+    const pyspark::Step* prev = &step;
+    const pyspark::Link& p = *prev->link;
+    if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value != 1)
+      return;
+    // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
+    auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
+    if (pyspark::small_by_construction(rows.rows)) return;
+    if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
+    bool grouped = rows.rows == pyspark::Rows::grouped;
+    auto& d =
+        ctx.report(prev->chain->cell, p.name_pos,
+                   "`" + p.name + "(1)` before a write: one task writes all the data" +
+                       (grouped ? std::string(" (it is " + rows.why + ": one row per key, fine when the keys are few)")
+                                : std::string()));
+    if (grouped) d.severity = Severity::info;
+    Fix& f = ctx.attach_fix(
+        d, "Remove `." + p.name + "(1)`",
+        p.name == "coalesce" && !grouped ? Applicability::unsafe : Applicability::display_only,
+        "Write in parallel (drop `." + p.name + "(1)`); if one file is required, merge the files after the job.");
+    if (p.name == "coalesce" && !grouped)
+      SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
+  });
 }
 
 }  // namespace planlint::rules

@@ -161,46 +161,41 @@ std::optional<std::vector<std::string>> partition_columns(const std::vector<pysp
 
 void check_small_files_write_source(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;
-  for (const auto& chain : ctx.model().chains) {
-    auto pipeline = chain.pipeline();
-    std::size_t own_start = pipeline.size() - chain.links.size();
-    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
-      const pyspark::Link& w = *pipeline[i].link;
-      if (w.is_call || (w.name != "write" && w.name != "writeTo")) continue;
-      const pyspark::Step* prev = previous_step(pipeline, i);
-      if (prev == nullptr || prev->link->name != "repartition" || prev->link->args.empty()) continue;
-      const pyspark::Link& r = *prev->link;
-      std::optional<std::int64_t> n = r.args[0].value.int_value;
-      std::vector<std::string> keys;
-      for (std::size_t a = n ? 1 : 0; a < r.args.size(); ++a)
-        keys.insert(keys.end(), r.args[a].value.column_names.begin(), r.args[a].value.column_names.end());
-      auto parts = partition_columns(pipeline, i + 1);
-      std::string message;
-      if (parts && !parts->empty()) {
-        bool by_partitions = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
-          return std::find(parts->begin(), parts->end(), k) != parts->end();
-        });
-        if (by_partitions || (n && *n < kManyTasks)) continue;
-        std::string cols;
-        for (const auto& p : *parts) cols += (cols.empty() ? "\"" : ", \"") + p + "\"";
-        message = fmt::format(
-            "`repartition({})` is not by the partition columns ({}): every task writes a file into "
-            "every partition value it holds ({} x partitions files)",
-            r.args[0].value.text, cols, n ? std::to_string(*n) : "spark.sql.shuffle.partitions");
-      } else if (n && *n >= kManyFiles && keys.empty()) {
-        message = fmt::format("`repartition({})` right before a write makes {} files", *n, *n);
-      } else {
-        continue;
-      }
-      if (!reported.insert({prev->chain->cell, r.name_pos.start_byte}).second) continue;
-      auto& d = ctx.report(prev->chain->cell, r.name_pos, message);
-      ctx.attach_fix(d, "Repartition by the partition columns", Applicability::display_only,
-                     parts && !parts->empty()
-                         ? "Repartition by the partition columns (`.repartition(\"" + parts->front() +
-                               "\")`), or to a count sized from the data."
-                         : "Repartition to about total bytes / 128 MB partitions, or use coalesce(n).");
-    }
-  }
+  for_each_write(
+      ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t i, const pyspark::Step& step) {
+        const pyspark::Step* prev = &step;
+        if (prev->link->name != "repartition" || prev->link->args.empty()) return;
+        const pyspark::Link& r = *prev->link;
+        std::optional<std::int64_t> n = r.args[0].value.int_value;
+        std::vector<std::string> keys;
+        for (std::size_t a = n ? 1 : 0; a < r.args.size(); ++a)
+          keys.insert(keys.end(), r.args[a].value.column_names.begin(), r.args[a].value.column_names.end());
+        auto parts = partition_columns(pipeline, i + 1);
+        std::string message;
+        if (parts && !parts->empty()) {
+          bool by_partitions = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+            return std::find(parts->begin(), parts->end(), k) != parts->end();
+          });
+          if (by_partitions || (n && *n < kManyTasks)) return;
+          std::string cols;
+          for (const auto& p : *parts) cols += (cols.empty() ? "\"" : ", \"") + p + "\"";
+          message = fmt::format(
+              "`repartition({})` is not by the partition columns ({}): every task writes a file into "
+              "every partition value it holds ({} x partitions files)",
+              r.args[0].value.text, cols, n ? std::to_string(*n) : "spark.sql.shuffle.partitions");
+        } else if (n && *n >= kManyFiles && keys.empty()) {
+          message = fmt::format("`repartition({})` right before a write makes {} files", *n, *n);
+        } else {
+          return;
+        }
+        if (!reported.insert({prev->chain->cell, r.name_pos.start_byte}).second) return;
+        auto& d = ctx.report(prev->chain->cell, r.name_pos, message);
+        ctx.attach_fix(d, "Repartition by the partition columns", Applicability::display_only,
+                       parts && !parts->empty()
+                           ? "Repartition by the partition columns (`.repartition(\"" + parts->front() +
+                                 "\")`), or to a count sized from the data."
+                           : "Repartition to about total bytes / 128 MB partitions, or use coalesce(n).");
+      });
 }
 
 }  // namespace planlint::rules

@@ -47,6 +47,20 @@ bool keeps_partitioning(std::string_view method);
 // Walk back from pipeline[index] over partition-keeping steps; the first other step, or nullptr.
 const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index);
 
+// Every `.write` / `.writeTo` of the file with the step that feeds it (previous_step):
+// f(pipeline, index of the write, that step). single-file-write and small-files-write read these.
+template <typename F>
+void for_each_write(const pyspark::SourceModel& m, F&& f) {
+  for (const auto& chain : m.chains) {
+    auto pipeline = chain.pipeline();
+    for (std::size_t i = pipeline.size() - chain.links.size(); i < pipeline.size(); ++i) {
+      const pyspark::Link& w = *pipeline[i].link;
+      if (w.is_call || (w.name != "write" && w.name != "writeTo")) continue;
+      if (const pyspark::Step* prev = previous_step(pipeline, i)) f(pipeline, i, *prev);
+    }
+  }
+}
+
 // The name under which pyspark.sql.functions.<fn> can be called here ("F.broadcast", "broadcast"),
 // or "" when the file must import it first.
 std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn);
