@@ -68,22 +68,14 @@ bool is_transition(const PlanNode& n) {
   return b == "ColumnarToRow" || b == "RowToColumnar";
 }
 
-// Operators that are plumbing rather than work: codegen and AQE wrappers, stages, subquery holders.
+// Operators that are plumbing rather than work: codegen and AQE wrappers, stages and row/columnar
+// transitions (is_wrapper), the AQE root, reused exchanges, subquery holders.
 bool is_plumbing(const PlanNode& n) {
-  if (is_wrapper(n) || is_transition(n)) return true;
-  switch (n.kind) {
-    case OpKind::adaptive_plan:
-    case OpKind::query_stage:
-    case OpKind::shuffle_read:
-    case OpKind::reused_exchange:
-    case OpKind::subquery:
-      return true;
-    default:
-      break;
-  }
+  if (is_wrapper(n) || n.kind == OpKind::adaptive_plan || n.kind == OpKind::reused_exchange ||
+      n.kind == OpKind::subquery)
+    return true;
   std::string_view b = plan::base_operator_name(n.name);
-  return b == "ResultQueryStage" || b == "Subquery" || b == "SubqueryBroadcast" || b == "ReusedSubquery" ||
-         b == "AdaptiveSparkPlan";
+  return b == "ResultQueryStage" || b == "Subquery" || b == "SubqueryBroadcast" || b == "ReusedSubquery";
 }
 
 // The nearest working operator above / below n, through plumbing.

@@ -120,10 +120,6 @@ bool keeps_partitioning_on_keys(const PlanNode& n, const ExchangeInfo& upper) {
   return a != nullptr && same_key_set(a->key_refs, upper.key_refs);
 }
 
-bool is_user_repartition(const ExchangeInfo& x) {
-  return x.origin.rfind("REPARTITION", 0) == 0 || x.partitioning == Partitioning::round_robin;
-}
-
 }  // namespace
 
 void check_redundant_shuffle(PlanContext& ctx) {

@@ -13,7 +13,6 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 using plan::ExchangeInfo;
-using plan::Partitioning;
 using plan::PlanNode;
 
 extern const RuleInfo kSmallFilesWrite{"PL020",
@@ -79,10 +78,6 @@ namespace {
 
 constexpr std::int64_t kManyFiles = 1000;  // files from one unpartitioned write
 constexpr std::int64_t kManyTasks = 100;   // tasks that each write into every partition value
-
-bool is_user_repartition(const ExchangeInfo& x) {
-  return x.origin.rfind("REPARTITION", 0) == 0 || x.partitioning == Partitioning::round_robin;
-}
 
 // What a write node writes into: the partition columns of InsertIntoHadoopFsRelationCommand
 // (`path, false, [p#3], Parquet, ...`), or nullopt when the node is not such a write.

@@ -10,13 +10,15 @@
 
 namespace planlint::lint {
 
+std::string utf16_error(std::string_view text) {
+  bool bom = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'));
+  return bom ? "UTF-16 text is not supported: save the file as UTF-8" : "";
+}
+
 FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options) {
   FileResult result;
   result.path = path;
-  if (text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'))) {
-    result.io_error = "UTF-16 text is not supported: save the file as UTF-8";
-    return result;
-  }
+  if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
   plan::Document doc = plan::parse_document(text, std::move(path));
   const RuleInfo& syntax = plan_syntax_rule();
   if (options.enabled(syntax)) {

@@ -19,6 +19,8 @@ struct FileResult {
 };
 
 FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options);
+// Text that starts with a UTF-16 byte-order mark is not read: the error for it, or "".
+std::string utf16_error(std::string_view text);
 // Only CR line breaks (classic Mac): Python reads them as lines, planlint lints them as LF.
 bool cr_only_line_endings(std::string_view text);
 

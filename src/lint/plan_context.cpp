@@ -90,6 +90,10 @@ bool is_wrapper(const PlanNode& n) {
          b == "VeloxColumnarToRow" || b == "ColumnarToRowExec";
 }
 
+bool is_user_repartition(const plan::ExchangeInfo& x) {
+  return x.origin.rfind("REPARTITION", 0) == 0 || x.partitioning == plan::Partitioning::round_robin;
+}
+
 bool is_pass_through(const PlanNode& n) {
   return is_wrapper(n) || n.kind == OpKind::project || n.kind == OpKind::filter || n.kind == OpKind::sort;
 }

@@ -60,6 +60,10 @@ const plan::PlanNode* descend(const plan::PlanNode* node, Pred keep_going) {
 
 AqeState aqe_state(const plan::PlanNode& node);
 
+// An exchange the code asked for: `repartition(...)` / `DISTRIBUTE BY` (REPARTITION_BY_COL,
+// REPARTITION_BY_NUM) or a round robin.
+bool is_user_repartition(const plan::ExchangeInfo& x);
+
 // "((a) AND (b))" -> "(a) AND (b)": the parentheses around the whole text, every layer, linear time.
 std::string_view strip_wrapping_parens(std::string_view s);
 

@@ -106,10 +106,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // Classic Mac line endings (CR only), which Python reads as lines: linted as LF, same offsets.
   if (cr_only_line_endings(text)) std::replace(text.begin(), text.end(), '\r', '\n');
   // UTF-16 (with its byte-order mark) is not read: one clear error instead of one per line.
-  if (text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'))) {
-    result.io_error = "UTF-16 text is not supported: save the file as UTF-8";
-    return result;
-  }
+  if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
   pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
   bool notebook = file.kind != pyspark::SourceKind::python;
   const RuleInfo& syntax = python_syntax_rule();
