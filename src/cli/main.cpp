@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/eventlog_command.hpp"
 #include "lint/config.hpp"
 #include "lint/engine.hpp"
 #include "lint/report.hpp"
@@ -132,6 +133,49 @@ int run(int argc, char** argv) {
   std::string rule_name;
   rule_cmd->add_option("RULE", rule_name, "Rule id or name")->required();
 
+  auto* ev = app.add_subcommand(
+      "eventlog",
+      "Diagnose finished Spark applications from their event logs: slowest stages, skew, spill, GC, tiny tasks,\n"
+      "partition counts, idle clusters, driver-bound gaps, failures, and the plan rules on every executed plan");
+  cli::EventLogRun ev_run;
+  ev_run.tool_version = PLANLINT_VERSION;
+  std::vector<std::string> ev_select, ev_ignore, ev_thresholds;
+  ev->add_option("PATH", ev_run.paths,
+                 "Event log files (plain, .lz4, .lzf, .snappy, .zstd, .gz; .inprogress too), rolling-log directories "
+                 "(eventlog_v2_*), or directories of logs (a history server's)");
+  ev->add_option("--format", ev_run.format, "Report format")
+      ->check(CLI::IsMember({"text", "markdown", "json", "sarif", "html"}))
+      ->capture_default_str();
+  ev->add_option("-o,--output", ev_run.output, "Write the report to FILE (atomically) instead of stdout");
+  ev->add_option("-j,--jobs", ev_run.jobs, "Read logs in parallel on N threads (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  ev->add_option("--compare", ev_run.compare,
+                 "Compare two runs of one job: BEFORE AFTER (stage durations, shuffle, spill, max task, skew, cost)")
+      ->expected(2);
+  ev->add_option("--dbu-rate", ev_run.cost.dbu_rate, "With --compare: DBU per node-hour, for the cost estimate");
+  ev->add_option("--nodes", ev_run.cost.nodes, "With --compare: nodes billed (default: executor hosts + driver)");
+  ev->add_option("--photon-multiplier", ev_run.cost.photon_multiplier, "DBU rate multiplier of a Photon run")
+      ->capture_default_str();
+  ev->add_option("--source-root", ev_run.options.source_root,
+                 "Folder holding the job's source: SARIF findings whose call site (collect at etl.py:42) is a file "
+                 "under it are located there");
+  ev->add_option("--select", ev_select, "Only these rules (comma-separated ids, names or prefixes)");
+  ev->add_option("--ignore", ev_ignore, "Skip these rules");
+  ev->add_option("--threshold", ev_thresholds,
+                 "Override a diagnosis threshold, KEY=VALUE (skew-ratio, skew-min-task-ms, spill-ratio, "
+                 "spill-min-bytes, gc-ratio, gc-min-task-ms, tiny-task-ms, tiny-task-min-count, tiny-stage-min-ms, "
+                 "shuffle-min-bytes, "
+                 "partition-tolerance, target-partition-mb, idle-ratio, driver-gap-ms, driver-ratio)");
+  ev->add_flag("--exit-zero", ev_run.exit_zero, "Exit 0 even when there are diagnoses");
+  ev->add_flag("-q,--quiet", ev_run.quiet, "No summary line");
+  ev->footer(R"(Examples:
+  planlint eventlog /dbfs/cluster-logs/eventlog/app-2026.zstd
+  planlint eventlog --format markdown app.lz4 > diagnosis.md
+  planlint eventlog -j 8 /var/log/spark-history/          rank every application
+  planlint eventlog --compare before.zstd after.zstd --dbu-rate 1.5
+
+Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not be read.)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -142,6 +186,25 @@ int run(int argc, char** argv) {
   if (*parse) return cli::run_parse(parse_file, dump);
   if (*rules_cmd) return cli::run_rules(rules_format);
   if (*rule_cmd) return cli::run_rule(rule_name);
+  if (*ev) {
+    ev_run.jobs = ev->count("--jobs") > 0 ? ev_run.jobs : std::max(1U, std::thread::hardware_concurrency());
+    ev_run.options.select = split_commas(ev_select);
+    ev_run.options.ignore = split_commas(ev_ignore);
+    for (const auto& s : lint::unknown_selectors(ev_run.options)) {
+      std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
+      return 2;
+    }
+    for (const auto& kv : ev_thresholds)
+      if (auto err = lint::set_eventlog_threshold(ev_run.options.eventlog, kv); !err.empty()) {
+        std::cerr << "planlint: error: --threshold " << kv << ": " << err << "\n";
+        return 2;
+      }
+    if (ev_run.paths.empty() && ev_run.compare.empty()) {
+      std::cerr << "planlint: error: no event log given\n" << ev->help();
+      return 2;
+    }
+    return cli::run_eventlog(ev_run);
+  }
 
   lint::LintOptions options;
   options.select = split_commas(select);

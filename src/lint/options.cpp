@@ -2,6 +2,7 @@
 #include "lint/options.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "plan/operator_fields.hpp"
 
@@ -55,6 +56,52 @@ std::vector<std::string> unknown_selectors(const LintOptions& options) {
     }
   }
   return out;
+}
+
+std::string set_eventlog_threshold(EventLogThresholds& t, std::string_view key_value) {
+  auto eq = key_value.find('=');
+  if (eq == std::string_view::npos) return "expected KEY=VALUE";
+  std::string key(key_value.substr(0, eq));
+  std::string value(key_value.substr(eq + 1));
+  char* end = nullptr;
+  double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || end == nullptr || *end != '\0' || !(v >= 0))
+    return "'" + value + "' is not a non-negative number";
+  auto as_int = [&] { return static_cast<std::int64_t>(v); };
+  auto as_u = [&] { return static_cast<std::uint64_t>(v); };
+  if (key == "skew-ratio")
+    t.skew_ratio = v;
+  else if (key == "skew-min-task-ms")
+    t.skew_min_task_ms = as_int();
+  else if (key == "spill-ratio")
+    t.spill_ratio = v;
+  else if (key == "spill-min-bytes")
+    t.spill_min_bytes = as_u();
+  else if (key == "gc-ratio")
+    t.gc_ratio = v;
+  else if (key == "gc-min-task-ms")
+    t.gc_min_task_ms = as_int();
+  else if (key == "tiny-task-ms")
+    t.tiny_task_ms = as_int();
+  else if (key == "tiny-task-min-count")
+    t.tiny_task_min_count = as_u();
+  else if (key == "tiny-stage-min-ms")
+    t.tiny_stage_min_ms = as_int();
+  else if (key == "shuffle-min-bytes")
+    t.shuffle_min_bytes = as_u();
+  else if (key == "partition-tolerance" && v >= 1)
+    t.partition_tolerance = v;
+  else if (key == "target-partition-mb" && v >= 1)
+    t.target_partition_mb = as_u();
+  else if (key == "idle-ratio")
+    t.idle_ratio = v;
+  else if (key == "driver-gap-ms")
+    t.driver_gap_ms = as_int();
+  else if (key == "driver-ratio")
+    t.driver_ratio = v;
+  else
+    return "unknown threshold (or a value below 1 for a tolerance or size)";
+  return {};
 }
 
 }  // namespace planlint::lint

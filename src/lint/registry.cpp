@@ -10,7 +10,9 @@ using lint::SourceContext;
 extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRowUdf, kMissingBroadcast,
     kHardcodedShufflePartitions, kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked,
     kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax,
-    kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite;
+    kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite, kEventLogSyntax, kTaskSkew, kDiskSpill,
+    kGcPressure, kTinyTasks, kShufflePartitionsMismatch, kOversizedCluster, kDriverBound, kFailedStages;
+using lint::EventLogContext;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
 void check_python_row_udf(PlanContext&);
@@ -39,6 +41,14 @@ void check_broadcast_too_large_source(SourceContext&);
 void check_photon_fallback(PlanContext&);
 void check_small_files_write(PlanContext&);
 void check_small_files_write_source(SourceContext&);
+void check_task_skew(EventLogContext&);
+void check_disk_spill(EventLogContext&);
+void check_gc_pressure(EventLogContext&);
+void check_tiny_tasks(EventLogContext&);
+void check_shuffle_partitions_mismatch(EventLogContext&);
+void check_oversized_cluster(EventLogContext&);
+void check_driver_bound(EventLogContext&);
+void check_failed_stages(EventLogContext&);
 }  // namespace planlint::rules
 
 namespace planlint::lint {
@@ -69,6 +79,15 @@ const std::array kRules{
     Rule{&kBroadcastTooLarge, check_broadcast_too_large, check_broadcast_too_large_source},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},
     Rule{&kSmallFilesWrite, check_small_files_write, check_small_files_write_source},
+    Rule{&kEventLogSyntax, nullptr, nullptr},
+    Rule{&kTaskSkew, nullptr, nullptr, check_task_skew},
+    Rule{&kDiskSpill, nullptr, nullptr, check_disk_spill},
+    Rule{&kGcPressure, nullptr, nullptr, check_gc_pressure},
+    Rule{&kTinyTasks, nullptr, nullptr, check_tiny_tasks},
+    Rule{&kShufflePartitionsMismatch, nullptr, nullptr, check_shuffle_partitions_mismatch},
+    Rule{&kOversizedCluster, nullptr, nullptr, check_oversized_cluster},
+    Rule{&kDriverBound, nullptr, nullptr, check_driver_bound},
+    Rule{&kFailedStages, nullptr, nullptr, check_failed_stages},
 };
 
 }  // namespace
@@ -78,6 +97,7 @@ std::span<const Rule> all_rules() { return kRules; }
 const RuleInfo& plan_syntax_rule() { return kPlanSyntax; }
 const RuleInfo& python_syntax_rule() { return kPythonSyntax; }
 const RuleInfo& unused_noqa_rule() { return kUnusedNoqa; }
+const RuleInfo& event_log_syntax_rule() { return kEventLogSyntax; }
 
 Diagnostic syntax_diagnostic(const RuleInfo& rule, std::string path, std::uint32_t line, std::uint32_t column,
                              std::string message) {

@@ -13,6 +13,7 @@ std::string_view to_string(FixAvailability f);
 
 class PlanContext;
 class SourceContext;
+class EventLogContext;
 
 struct RuleInfo {
   std::string_view id;       // stable: "PL001"
@@ -26,11 +27,13 @@ struct RuleInfo {
 
 using PlanCheck = void (*)(PlanContext&);
 using SourceCheck = void (*)(SourceContext&);
+using EventLogCheck = void (*)(EventLogContext&);
 
 struct Rule {
   const RuleInfo* info;
-  PlanCheck check;           // nullptr: the rule has no plan check
-  SourceCheck source_check;  // nullptr: the rule has no PySpark source check
+  PlanCheck check;                         // nullptr: the rule has no plan check
+  SourceCheck source_check;                // nullptr: the rule has no PySpark source check
+  EventLogCheck eventlog_check = nullptr;  // a diagnosis of a finished application's event log
 };
 
 // Every rule, sorted by id, the two syntax rules included.
@@ -39,6 +42,7 @@ const RuleInfo* find_rule(std::string_view id_or_name);
 const RuleInfo& plan_syntax_rule();
 const RuleInfo& python_syntax_rule();
 const RuleInfo& unused_noqa_rule();
+const RuleInfo& event_log_syntax_rule();
 
 // A frontend's "cannot read this" finding (plan-syntax, python-syntax) at one position.
 Diagnostic syntax_diagnostic(const RuleInfo& rule, std::string path, std::uint32_t line, std::uint32_t column,

@@ -1,0 +1,31 @@
+// `planlint eventlog`: diagnose finished applications from their event logs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/options.hpp"
+#include "lint/report_eventlog.hpp"
+
+namespace planlint::cli {
+
+struct EventLogRun {
+  std::vector<std::string> paths;
+  std::vector<std::string> compare;  // BEFORE AFTER
+  std::string format = "text";       // text, markdown, json, sarif, html
+  std::string output;                // "" : stdout
+  unsigned jobs = 1;
+  bool exit_zero = false;
+  bool quiet = false;
+  lint::CostOptions cost;
+  lint::LintOptions options;
+  std::string tool_version;
+};
+
+// The logs under the paths: files as given, rolling-log directories as one log, other
+// directories searched (recursively) for files that are event logs. Errors name the path.
+std::vector<std::string> collect_event_logs(const std::vector<std::string>& paths, std::vector<std::string>& errors);
+
+int run_eventlog(const EventLogRun& run);
+
+}  // namespace planlint::cli

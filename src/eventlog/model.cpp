@@ -1,0 +1,100 @@
+// What the IR computes once the whole log is read.
+#include "eventlog/model.hpp"
+
+#include <algorithm>
+
+namespace planlint::eventlog {
+
+namespace {
+
+Quantiles quantiles(std::vector<std::uint32_t>& v) {
+  Quantiles q;
+  if (v.empty()) return q;
+  std::sort(v.begin(), v.end());
+  // Nearest rank on the sorted durations, as the Spark UI's summary table does.
+  auto at = [&](double p) { return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)]; };
+  q.min = v.front();
+  q.p25 = at(0.25);
+  q.median = at(0.5);
+  q.p75 = at(0.75);
+  q.max = v.back();
+  return q;
+}
+
+}  // namespace
+
+void Application::finish() {
+  if (databricks_runtime.empty()) databricks_runtime = conf("spark.databricks.clusterUsageTags.sparkVersion");
+  // Stages a job listed but never ran (their output was reused) are skipped, as the UI shows them.
+  for (auto it = stages.begin(); it != stages.end();) {
+    if (it->second.attempts == 0 && it->second.m.tasks == 0) {
+      ++skipped_stages;
+      it = stages.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto& [id, s] : stages) s.q = quantiles(s.durations);
+  std::stable_sort(executors.begin(), executors.end(),
+                   [](const ExecutorChange& a, const ExecutorChange& b) { return a.time < b.time; });
+  for (const auto& [id, j] : jobs) {
+    if (j.submitted > 0 && (first_event_time == 0 || j.submitted < first_event_time)) first_event_time = j.submitted;
+    last_event_time = std::max(last_event_time, j.completed);
+  }
+  for (auto& [id, x] : sql) {
+    x.jobs.clear();
+    for (const auto& [jid, j] : jobs)
+      if (j.sql_execution == id) x.jobs.push_back(jid);
+  }
+}
+
+std::int64_t Application::duration_ms() const {
+  std::int64_t start = started > 0 ? started : first_event_time;
+  std::int64_t end = ended > 0 ? ended : last_event_time;
+  for (const auto& [id, s] : stages) end = std::max(end, s.completed);
+  return end > start && start > 0 ? end - start : 0;
+}
+
+int Application::max_cores() const {
+  int now = 0, best = 0;
+  for (const auto& c : executors) {
+    now += c.cores;
+    best = std::max(best, now);
+  }
+  if (best == 0) {
+    // Local mode and logs without ExecutorAdded: the driver's cores, from local[N] or the config.
+    std::string master = conf("spark.master");
+    if (master.rfind("local[", 0) == 0) {
+      std::string n = master.substr(6, master.find(']') - 6);
+      if (!n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        best = std::stoi(n);
+    }
+  }
+  return best;
+}
+
+int Application::nodes() const {
+  std::vector<std::string> hosts;
+  for (const auto& c : executors)
+    if (c.cores > 0 && c.id != "driver" && std::find(hosts.begin(), hosts.end(), c.host) == hosts.end())
+      hosts.push_back(c.host);
+  return static_cast<int>(hosts.size()) + 1;
+}
+
+std::string Application::engine() const {
+  std::string runtime = conf("spark.databricks.clusterUsageTags.sparkVersion", databricks_runtime);
+  if (runtime.find("photon") != std::string::npos || conf("spark.databricks.photon.enabled") == "true" ||
+      conf("spark.databricks.clusterUsageTags.runtimeEngine") == "PHOTON")
+    return "photon";
+  if (conf("spark.plugins").find("com.nvidia.spark.SQLPlugin") != std::string::npos ||
+      conf("spark.rapids.sql.enabled") == "true")
+    return "rapids";
+  return "spark";
+}
+
+std::string Application::conf(const std::string& key, const std::string& fallback) const {
+  auto it = config.find(key);
+  return it == config.end() ? fallback : it->second;
+}
+
+}  // namespace planlint::eventlog

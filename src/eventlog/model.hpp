@@ -1,0 +1,104 @@
+// The event-log IR: one Spark application as its event log describes it, reduced while reading to
+// what the diagnoses and reports need (per stage: sums, counts and the task durations).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace planlint::eventlog {
+
+// Task durations (launch to finish) of a stage, in milliseconds: 4 bytes a task.
+struct Quantiles {
+  std::uint32_t min = 0, p25 = 0, median = 0, p75 = 0, max = 0;
+};
+
+struct StageMetrics {
+  std::uint64_t tasks = 0, failed_tasks = 0, killed_tasks = 0;
+  std::uint64_t input_bytes = 0, input_records = 0, output_bytes = 0, output_records = 0;
+  std::uint64_t shuffle_read_bytes = 0, shuffle_read_records = 0, shuffle_write_bytes = 0, shuffle_write_records = 0;
+  std::uint64_t memory_spill = 0, disk_spill = 0;
+  std::uint64_t gc_ms = 0, run_ms = 0, cpu_ns = 0, task_ms = 0;  // task_ms: sum of launch-to-finish durations
+  std::uint64_t failed_task_ms = 0;                              // of failed and killed tasks
+  std::uint64_t peak_execution_memory = 0;                       // the largest of one task
+};
+
+struct Stage {
+  int id = 0;
+  int attempts = 0;         // attempts submitted (history server: one row each; merged here)
+  int failed_attempts = 0;  // attempts that ended with a failure reason
+  std::string name;         // "collect at /jobs/etl.py:42"
+  std::string details;      // the call stack Spark recorded
+  std::string failure_reason;
+  std::vector<std::string> operators;  // the plan operators its RDDs were made by (RDD scopes), in order
+  std::uint64_t num_tasks = 0;         // partitions of the last attempt
+  std::int64_t submitted = 0, completed = 0;
+  std::uint32_t line = 0;  // the log line of the stage's first StageSubmitted (or StageCompleted) event
+  int job = -1;
+  std::int64_t sql_execution = -1;
+  StageMetrics m;
+  std::vector<std::uint32_t> durations;  // successful tasks, every attempt
+  Quantiles q;                           // of `durations`, filled by finish()
+  [[nodiscard]] std::int64_t duration_ms() const { return completed > submitted ? completed - submitted : 0; }
+};
+
+struct Job {
+  int id = 0;
+  std::int64_t submitted = 0, completed = 0;
+  bool succeeded = true;
+  std::vector<int> stages;
+  std::int64_t sql_execution = -1;
+  std::uint32_t line = 0;
+};
+
+struct SqlExecution {
+  std::int64_t id = 0;
+  std::string description, details;
+  std::string plan;  // the physical plan text; AQE's last update replaces the first
+  bool adaptive_update = false;
+  std::int64_t started = 0, ended = 0;
+  std::uint32_t line = 0;  // the log line the plan came from
+  std::vector<int> jobs;
+};
+
+struct ExecutorChange {
+  std::int64_t time = 0;
+  std::string id;
+  std::string host;
+  int cores = 0;  // added (> 0) or removed (< 0)
+};
+
+struct ReadProblem {
+  std::uint32_t line = 0;  // 0: not about one line
+  std::string message;
+};
+
+struct Application {
+  std::string path;
+  std::string codec;
+  std::string id, name, attempt, spark_version, user;
+  std::string databricks_runtime;  // "13.3.x-aarch64-photon-scala2.12"
+  std::int64_t started = 0, ended = 0, first_event_time = 0, last_event_time = 0;
+  bool complete = false;                      // ApplicationEnd seen
+  std::map<std::string, std::string> config;  // Spark Properties of the EnvironmentUpdate
+  std::vector<ExecutorChange> executors;
+  std::map<int, Stage> stages;
+  std::map<int, Job> jobs;
+  std::map<std::int64_t, SqlExecution> sql;
+  std::uint64_t lines = 0, events = 0, bytes = 0;
+  std::uint64_t malformed_lines = 0;
+  std::uint64_t skipped_stages = 0;   // listed by a job, never run
+  std::vector<ReadProblem> problems;  // malformed lines (first few), codec errors, truncation
+  bool looks_like_event_log = false;  // some line was a Spark listener event
+
+  // After reading: quantiles, and whatever needs the whole log.
+  void finish();
+  [[nodiscard]] std::int64_t duration_ms() const;
+  [[nodiscard]] int max_cores() const;       // the most cores alive at once
+  [[nodiscard]] int nodes() const;           // distinct executor hosts, plus the driver
+  [[nodiscard]] std::string engine() const;  // "photon", "rapids" or "spark"
+  [[nodiscard]] std::string conf(const std::string& key, const std::string& fallback = {}) const;
+};
+
+}  // namespace planlint::eventlog

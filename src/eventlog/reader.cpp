@@ -1,0 +1,581 @@
+// The event-log reader: decompressed chunks, split into lines in place, each parsed with simdjson's
+// On-Demand API and folded into the IR. Unknown events are skipped; malformed lines are counted.
+#include "eventlog/reader.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "eventlog/codec.hpp"
+
+namespace planlint::eventlog {
+
+namespace {
+namespace od = simdjson::ondemand;
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxLine = 512ULL << 20;
+constexpr std::size_t kProblemsKept = 20;
+
+std::int64_t num(od::value value) {
+  std::int64_t i = 0;
+  if (value.get_int64().get(i) == simdjson::SUCCESS) return i;
+  double d = 0;
+  if (value.get_double().get(d) == simdjson::SUCCESS) return static_cast<std::int64_t>(d);
+  return 0;
+}
+std::int64_t num(simdjson::simdjson_result<od::value> r) {
+  od::value value;
+  if (std::move(r).get(value) != simdjson::SUCCESS) return 0;
+  return num(value);
+}
+template <typename T>
+std::uint64_t unum(T&& v) {
+  std::int64_t n = num(std::forward<T>(v));
+  return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+}
+template <typename T>
+std::string str(T&& v) {
+  std::string_view s;
+  if (std::forward<T>(v).get_string().get(s) != simdjson::SUCCESS) return {};
+  return std::string(s);
+}
+template <typename T>
+bool boolean(T&& v) {
+  bool b = false;
+  if (std::forward<T>(v).get_bool().get(b) != simdjson::SUCCESS) return false;
+  return b;
+}
+
+std::string_view short_event(std::string_view e) {
+  auto dot = e.rfind('.');
+  return dot == std::string_view::npos ? e : e.substr(dot + 1);
+}
+
+class Builder {
+ public:
+  explicit Builder(Application& app) : app_(app) {}
+
+  void line(const char* data, std::size_t len, std::size_t capacity) {
+    ++app_.lines;
+    ++line_no_;
+    std::string_view text(data, len);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (text.find_first_not_of(" \t") == std::string_view::npos) return;
+    od::document doc;
+    auto error = parser_.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity)).get(doc);
+    if (error == simdjson::SUCCESS) error = handle(doc);
+    if (error != simdjson::SUCCESS) malformed(simdjson::error_message(error));
+  }
+
+  void problem(std::uint32_t line, std::string message) {
+    if (app_.problems.size() < kProblemsKept * 2) app_.problems.push_back({line, std::move(message)});
+  }
+  [[nodiscard]] std::uint32_t line_no() const { return line_no_; }
+
+ private:
+  void malformed(std::string_view why) {
+    ++app_.malformed_lines;
+    if (app_.malformed_lines <= kProblemsKept)
+      problem(line_no_, "line is not a JSON event (" + std::string(why) + "); skipped");
+  }
+
+  simdjson::error_code handle(od::document& document) {
+    od::object doc;
+    if (auto e = document.get_object().get(doc); e != simdjson::SUCCESS) return e;
+    std::string_view event;
+    if (auto e = doc["Event"].get_string().get(event); e != simdjson::SUCCESS) return e;
+    app_.looks_like_event_log = true;
+    ++app_.events;
+    std::string_view name = short_event(event);
+    if (name == "SparkListenerTaskEnd") return task_end(doc);
+    if (name == "SparkListenerStageSubmitted") return stage(doc, false);
+    if (name == "SparkListenerStageCompleted") return stage(doc, true);
+    if (name == "SparkListenerJobStart") return job_start(doc);
+    if (name == "SparkListenerJobEnd") return job_end(doc);
+    if (name == "SparkListenerSQLExecutionStart") return sql_start(doc);
+    if (name == "SparkListenerSQLAdaptiveExecutionUpdate") return sql_update(doc);
+    if (name == "SparkListenerSQLExecutionEnd") return sql_end(doc);
+    if (name == "SparkListenerExecutorAdded") return executor(doc, true);
+    if (name == "SparkListenerExecutorRemoved") return executor(doc, false);
+    if (name == "SparkListenerEnvironmentUpdate") return environment(doc);
+    if (name == "SparkListenerLogStart") {
+      app_.spark_version = str(doc["Spark Version"]);
+    } else if (name == "SparkListenerApplicationStart") {
+      app_.name = str(doc["App Name"]);
+      app_.id = str(doc["App ID"]);
+      app_.started = num(doc["Timestamp"]);
+      app_.user = str(doc["User"]);
+      app_.attempt = str(doc["App Attempt ID"]);
+    } else if (name == "SparkListenerApplicationEnd") {
+      app_.ended = num(doc["Timestamp"]);
+      app_.complete = true;
+    }
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code task_end(od::object& doc) {
+    int stage_id = static_cast<int>(num(doc["Stage ID"]));
+    Stage& s = stage_at(stage_id);
+    ++s.m.tasks;
+    od::object reason;
+    std::string_view reason_text = "Success";
+    if (doc["Task End Reason"].get_object().get(reason) == simdjson::SUCCESS) {
+      std::string_view r;
+      if (reason["Reason"].get_string().get(r) == simdjson::SUCCESS) reason_text = r;
+    }
+    od::object info;
+    bool failed = reason_text != "Success";
+    bool killed = reason_text == "TaskKilled";
+    std::int64_t launch = 0, finish = 0;
+    if (doc["Task Info"].get_object().get(info) == simdjson::SUCCESS) {
+      launch = num(info["Launch Time"]);
+      finish = num(info["Finish Time"]);
+      failed = failed || boolean(info["Failed"]);
+      killed = killed || boolean(info["Killed"]);
+    }
+    if (killed)
+      ++s.m.killed_tasks;
+    else if (failed)
+      ++s.m.failed_tasks;
+    std::uint32_t dur =
+        finish > launch ? static_cast<std::uint32_t>(std::min<std::int64_t>(finish - launch, UINT32_MAX)) : 0;
+    s.m.task_ms += dur;
+    if (failed || killed) s.m.failed_task_ms += dur;
+    if (!failed && !killed) s.durations.push_back(dur);
+    od::object m;
+    if (doc["Task Metrics"].get_object().get(m) != simdjson::SUCCESS) return simdjson::SUCCESS;
+    // One pass over the metrics in the order Spark writes them: no rewinding.
+    for (auto field : m) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      od::value v = field.value();
+      if (key == "Executor Run Time")
+        s.m.run_ms += unum(v);
+      else if (key == "Executor CPU Time")
+        s.m.cpu_ns += unum(v);
+      else if (key == "JVM GC Time")
+        s.m.gc_ms += unum(v);
+      else if (key == "Peak Execution Memory")
+        s.m.peak_execution_memory = std::max(s.m.peak_execution_memory, unum(v));
+      else if (key == "Memory Bytes Spilled")
+        s.m.memory_spill += unum(v);
+      else if (key == "Disk Bytes Spilled")
+        s.m.disk_spill += unum(v);
+      else if (key == "Shuffle Read Metrics")
+        shuffle_read(v, s.m);
+      else if (key == "Shuffle Write Metrics") {
+        od::object w;
+        if (v.get_object().get(w) != simdjson::SUCCESS) continue;
+        for (auto f : w) {
+          std::string_view k;
+          if (f.unescaped_key().get(k) != simdjson::SUCCESS) break;
+          if (k == "Shuffle Bytes Written")
+            s.m.shuffle_write_bytes += unum(f.value());
+          else if (k == "Shuffle Records Written")
+            s.m.shuffle_write_records += unum(f.value());
+        }
+      } else if (key == "Input Metrics" || key == "Output Metrics") {
+        bool input = key == "Input Metrics";
+        od::object io;
+        if (v.get_object().get(io) != simdjson::SUCCESS) continue;
+        for (auto f : io) {
+          std::string_view k;
+          if (f.unescaped_key().get(k) != simdjson::SUCCESS) break;
+          if (k == "Bytes Read" || k == "Bytes Written")
+            (input ? s.m.input_bytes : s.m.output_bytes) += unum(f.value());
+          else if (k == "Records Read" || k == "Records Written")
+            (input ? s.m.input_records : s.m.output_records) += unum(f.value());
+        }
+      }
+    }
+    return simdjson::SUCCESS;
+  }
+
+  static void shuffle_read(od::value& v, StageMetrics& m) {
+    od::object r;
+    if (v.get_object().get(r) != simdjson::SUCCESS) return;
+    for (auto f : r) {
+      std::string_view k;
+      if (f.unescaped_key().get(k) != simdjson::SUCCESS) return;
+      if (k == "Remote Bytes Read" || k == "Local Bytes Read")
+        m.shuffle_read_bytes += unum(f.value());
+      else if (k == "Total Records Read")
+        m.shuffle_read_records += unum(f.value());
+    }
+  }
+
+  // RDD Info[].Scope is a JSON string {"id":"3","name":"Exchange"}: the operator that made the RDD.
+  static void rdd_scopes(od::value v, std::vector<std::string>& out) {
+    od::array rdds;
+    if (v.get_array().get(rdds) != simdjson::SUCCESS) return;
+    for (auto rdd : rdds) {
+      od::object o;
+      if (rdd.get_object().get(o) != simdjson::SUCCESS) return;
+      std::string scope = str(o["Scope"]);
+      auto at = scope.find("\"name\":\"");
+      if (at == std::string::npos) continue;
+      at += 8;
+      std::string name = scope.substr(at, scope.find('"', at) - at);
+      if (name.empty() || std::find(out.begin(), out.end(), name) != out.end()) continue;
+      out.push_back(std::move(name));
+    }
+  }
+
+  Stage& stage_at(int id) {
+    auto [it, added] = app_.stages.try_emplace(id);
+    if (added) {
+      it->second.id = id;
+      it->second.line = line_no_;
+    }
+    return it->second;
+  }
+
+  simdjson::error_code stage(od::object& doc, bool completed) {
+    od::object info;
+    if (auto e = doc["Stage Info"].get_object().get(info); e != simdjson::SUCCESS) return e;
+    Stage* s = nullptr;
+    std::string name, details, failure;
+    std::int64_t submitted = 0, done = 0;
+    std::uint64_t tasks = 0;
+    std::vector<std::string> operators;
+    for (auto field : info) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      if (key == "Stage ID")
+        s = &stage_at(static_cast<int>(num(field.value())));
+      else if (key == "Stage Name")
+        name = str(field.value());
+      else if (key == "Number of Tasks")
+        tasks = unum(field.value());
+      else if (key == "Details")
+        details = str(field.value());
+      else if (key == "Submission Time")
+        submitted = num(field.value());
+      else if (key == "Completion Time")
+        done = num(field.value());
+      else if (key == "Failure Reason")
+        failure = str(field.value());
+      else if (key == "RDD Info" && !completed)
+        rdd_scopes(field.value(), operators);
+    }
+    if (s == nullptr) return simdjson::NO_SUCH_FIELD;
+    if (!completed) ++s->attempts;
+    if (s->attempts == 0) s->attempts = 1;  // a completion without its submission (a cut log)
+    if (!name.empty()) s->name = std::move(name);
+    if (!details.empty()) s->details = std::move(details);
+    if (tasks > 0) s->num_tasks = tasks;
+    if (s->operators.empty()) s->operators = std::move(operators);
+    if (submitted > 0 && (s->submitted == 0 || submitted < s->submitted)) s->submitted = submitted;
+    if (done > s->completed) s->completed = done;
+    if (completed && !failure.empty()) {
+      ++s->failed_attempts;
+      if (s->failure_reason.empty()) s->failure_reason = failure.substr(0, failure.find('\n'));
+    }
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code job_start(od::object& doc) {
+    Job job;
+    job.line = line_no_;
+    bool ignored = false;
+    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
+    for (auto field : doc) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      if (key == "Job ID")
+        job.id = static_cast<int>(num(field.value()));
+      else if (key == "Submission Time")
+        job.submitted = num(field.value());
+      else if (key == "Stage IDs") {
+        od::array ids;
+        if (field.value().get_array().get(ids) != simdjson::SUCCESS) continue;
+        for (auto id : ids) job.stages.push_back(static_cast<int>(num(id)));
+      } else if (key == "Properties") {
+        od::object props;
+        if (field.value().get_object().get(props) != simdjson::SUCCESS) continue;
+        for (auto p : props) {
+          std::string_view k;
+          if (p.unescaped_key().get(k) != simdjson::SUCCESS) break;
+          if (k != "spark.sql.execution.id") continue;
+          std::string v = str(p.value());
+          std::int64_t id = -1;
+          std::from_chars(v.data(), v.data() + v.size(), id);
+          job.sql_execution = id;
+        }
+      }
+    }
+    for (int sid : job.stages) {
+      Stage& s = stage_at(sid);
+      s.job = job.id;
+      s.sql_execution = job.sql_execution;
+    }
+    if (auto it = app_.sql.find(job.sql_execution); it != app_.sql.end()) it->second.jobs.push_back(job.id);
+    int id = job.id;
+    app_.jobs[id] = std::move(job);
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code job_end(od::object& doc) {
+    int id = static_cast<int>(num(doc["Job ID"]));
+    Job& job = app_.jobs[id];
+    job.id = id;
+    job.completed = num(doc["Completion Time"]);
+    od::object result;
+    if (doc["Job Result"].get_object().get(result) == simdjson::SUCCESS)
+      job.succeeded = str(result["Result"]) == "JobSucceeded";
+    return simdjson::SUCCESS;
+  }
+
+  SqlExecution& sql_at(std::int64_t id) {
+    SqlExecution& x = app_.sql[id];
+    x.id = id;
+    return x;
+  }
+
+  simdjson::error_code sql_start(od::object& doc) {
+    std::int64_t id = -1;
+    std::string description, details, plan;
+    std::int64_t time = 0;
+    bool ignored = false;
+    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
+    for (auto field : doc) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      if (key == "executionId")
+        id = num(field.value());
+      else if (key == "description")
+        description = str(field.value());
+      else if (key == "details")
+        details = str(field.value());
+      else if (key == "physicalPlanDescription")
+        plan = str(field.value());
+      else if (key == "time")
+        time = num(field.value());
+    }
+    if (id < 0) return simdjson::NO_SUCH_FIELD;
+    SqlExecution& x = sql_at(id);
+    x.description = std::move(description);
+    x.details = std::move(details);
+    x.started = time;
+    if (!x.adaptive_update) {
+      x.plan = std::move(plan);
+      x.line = line_no_;
+    }
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code sql_update(od::object& doc) {
+    std::int64_t id = -1;
+    std::string plan;
+    bool ignored = false;
+    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
+    for (auto field : doc) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      if (key == "executionId")
+        id = num(field.value());
+      else if (key == "physicalPlanDescription")
+        plan = str(field.value());
+    }
+    if (id < 0 || plan.empty()) return simdjson::SUCCESS;
+    SqlExecution& x = sql_at(id);
+    x.plan = std::move(plan);
+    x.adaptive_update = true;
+    x.line = line_no_;
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code sql_end(od::object& doc) {
+    std::int64_t id = num(doc["executionId"]);
+    sql_at(id).ended = num(doc["time"]);
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code executor(od::object& doc, bool added) {
+    ExecutorChange c;
+    bool ignored = false;
+    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
+    for (auto field : doc) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      if (key == "Timestamp")
+        c.time = num(field.value());
+      else if (key == "Executor ID")
+        c.id = str(field.value());
+      else if (key == "Executor Info" && added) {
+        od::object info;
+        if (field.value().get_object().get(info) == simdjson::SUCCESS) {
+          c.host = str(info["Host"]);
+          c.cores = static_cast<int>(num(info["Total Cores"]));
+        }
+      }
+    }
+    if (added) {
+      cores_[c.id] = c.cores;
+    } else {
+      auto it = cores_.find(c.id);
+      c.cores = it == cores_.end() ? 0 : -it->second;
+      if (it != cores_.end()) cores_.erase(it);
+    }
+    app_.executors.push_back(std::move(c));
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code environment(od::object& doc) {
+    od::value props;
+    if (doc["Spark Properties"].get(props) != simdjson::SUCCESS) return simdjson::SUCCESS;
+    od::object obj;
+    if (props.get_object().get(obj) == simdjson::SUCCESS) {
+      for (auto p : obj) {
+        std::string_view k;
+        if (p.unescaped_key().get(k) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+        app_.config[std::string(k)] = str(p.value());
+      }
+      return simdjson::SUCCESS;
+    }
+    return simdjson::SUCCESS;
+  }
+
+  Application& app_;
+  od::parser parser_;
+  std::uint32_t line_no_ = 0;
+  std::map<std::string, int> cores_;
+};
+
+void read_one(const std::string& path, Builder& b, Application& app, std::string& io_error) {
+  std::string open_error;
+  Codec codec = codec_for_path(path);
+  app.codec = std::string(to_string(codec));
+  auto stream = open_stream(path, codec, open_error);
+  if (!stream) {
+    io_error = open_error;
+    return;
+  }
+  std::string buf;
+  std::size_t start = 0;
+  bool skipping = false;
+  auto scan = [&](bool at_end) {
+    for (;;) {
+      const char* base = buf.data();
+      const void* nl = std::memchr(base + start, '\n', buf.size() - start);
+      if (nl == nullptr) break;
+      std::size_t end = static_cast<const char*>(nl) - base;
+      if (skipping) {
+        skipping = false;
+      } else {
+        // simdjson reads up to SIMDJSON_PADDING bytes past the line: the next lines or spare capacity.
+        if (buf.capacity() < end + simdjson::SIMDJSON_PADDING) {
+          buf.reserve(end + simdjson::SIMDJSON_PADDING + 1);
+          base = buf.data();
+        }
+        b.line(base + start, end - start, buf.capacity() - start);
+      }
+      start = end + 1;
+    }
+    if (at_end && start < buf.size() && !skipping) {
+      if (buf.capacity() < buf.size() + simdjson::SIMDJSON_PADDING)
+        buf.reserve(buf.size() + simdjson::SIMDJSON_PADDING);
+      std::size_t before = app.malformed_lines;
+      b.line(buf.data() + start, buf.size() - start, buf.capacity() - start);
+      if (app.malformed_lines > before && !app.problems.empty() && app.problems.back().line == b.line_no())
+        app.problems.back().message = "last line is cut short (the log may still be in progress); skipped";
+    }
+  };
+  std::size_t before = 0;
+  while (stream->read(buf)) {
+    app.bytes += buf.size() - before;
+    scan(false);
+    if (start > 0) {
+      buf.erase(0, start);
+      start = 0;
+    }
+    if (buf.size() > kMaxLine) {
+      b.problem(b.line_no() + 1, "line is longer than 512 MiB; skipped");
+      buf.clear();
+      skipping = true;
+    }
+    before = buf.size();
+  }
+  scan(true);
+  if (!stream->error().empty()) b.problem(0, path + ": " + stream->error());
+}
+
+}  // namespace
+
+std::vector<std::string> rolling_log_files(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return {};
+  std::vector<std::pair<long, std::string>> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("events_", 0) != 0) continue;
+    long n = 0;
+    auto [p, e] = std::from_chars(name.data() + 7, name.data() + name.size(), n);
+    if (e != std::errc() || p == name.data() + 7) continue;
+    files.emplace_back(n, entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> out;
+  out.reserve(files.size());
+  for (auto& f : files) out.push_back(std::move(f.second));
+  return out;
+}
+
+Application read_event_log(const std::string& path, std::string& io_error) {
+  Application app;
+  app.path = path;
+  Builder b(app);
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    auto files = rolling_log_files(path);
+    if (files.empty()) {
+      io_error = "not a rolling event-log directory (no events_<n>_* files)";
+      return app;
+    }
+    for (const auto& f : files) {
+      std::string e;
+      read_one(f, b, app, e);
+      if (!e.empty()) b.problem(0, f + ": " + e);
+    }
+    // appstatus_<app>[.inprogress]: the application is complete when the marker has no suffix.
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind("appstatus_", 0) == 0 && name.find(".inprogress") == std::string::npos) app.complete = true;
+    }
+  } else {
+    read_one(path, b, app, io_error);
+  }
+  if (io_error.empty() && !app.looks_like_event_log)
+    io_error =
+        app.lines == 0 ? "empty file: not an event log" : "no Spark listener event in the file: not an event log";
+  app.finish();
+  return app;
+}
+
+bool looks_like_event_log(std::string_view head) {
+  auto first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head[first] != '{') return false;
+  head = head.substr(first, 200);
+  return head.find("\"Event\"") != std::string_view::npos && head.find("SparkListener") != std::string_view::npos;
+}
+
+bool is_event_log_path(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return !rolling_log_files(path).empty();
+  Codec c = codec_for_path(path);
+  if (c != Codec::none && c != Codec::gzip) return true;
+  std::string err;
+  auto s = open_stream(path, c, err);
+  if (!s) return false;
+  std::string head;
+  while (head.size() < 256 && s->read(head)) {
+  }
+  return looks_like_event_log(head);
+}
+
+}  // namespace planlint::eventlog

@@ -1,0 +1,265 @@
+// The diagnosis summary, the ranking of applications and the JSON form of event-log results.
+#include "lint/report_eventlog.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace planlint::lint {
+
+namespace {
+
+using eventlog::Application;
+using eventlog::Stage;
+
+std::string cell(std::string s) {
+  std::replace(s.begin(), s.end(), '|', '/');
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  return s;
+}
+
+// A table as Markdown, or as aligned plain-text columns.
+std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
+                  bool markdown) {
+  std::string out;
+  if (markdown) {
+    auto line = [&](const std::vector<std::string>& r) {
+      out += "|";
+      for (const auto& c : r) out += " " + cell(c) + " |";
+      out += "\n";
+    };
+    line(head);
+    out += "|";
+    for (std::size_t i = 0; i < head.size(); ++i) out += "---|";
+    out += "\n";
+    for (const auto& r : rows) line(r);
+    return out;
+  }
+  std::vector<std::size_t> w(head.size());
+  for (std::size_t i = 0; i < head.size(); ++i) w[i] = head[i].size();
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string l = " ";
+    for (std::size_t i = 0; i < r.size(); ++i) l += fmt::format(" {:<{}}", cell(r[i]), w[i]);
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    out += l + "\n";
+  };
+  line(head);
+  for (const auto& r : rows) line(r);
+  return out;
+}
+
+std::string shorten(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "…"; }
+
+std::string on_off(const std::string& v, const std::string& dflt) { return v.empty() ? dflt + " (default)" : v; }
+
+std::vector<const Stage*> slowest_stages(const Application& app, std::size_t n) {
+  std::vector<const Stage*> v;
+  for (const auto& [id, s] : app.stages) v.push_back(&s);
+  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->duration_ms() > b->duration_ms(); });
+  if (v.size() > n) v.resize(n);
+  return v;
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? "-" : fmt::format("{:.0f} %", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+}  // namespace
+
+std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
+  const Application& app = r.app;
+  std::string out;
+  std::string h1 = markdown ? "## " : "";
+  std::string h2 = markdown ? "### " : "";
+  out += fmt::format("{}{}: {}{}\n", h1, app.path, app.name.empty() ? "(unnamed application)" : app.name,
+                     app.id.empty() ? "" : " (" + app.id + ")");
+  if (!r.io_error.empty()) {
+    out += fmt::format("not analysed: {}\n", r.io_error);
+    return out;
+  }
+  std::string version = app.spark_version.empty() ? "unknown" : app.spark_version;
+  if (!app.databricks_runtime.empty()) version += ", Databricks runtime " + app.databricks_runtime;
+  out += fmt::format(
+      "\nSpark {}, engine {}, ran {}{}, up to {} cores on {} node{}; {} jobs, {} stages, {} SQL executions\n", version,
+      app.engine(), format_ms(app.duration_ms()), app.complete ? "" : " (incomplete log)", app.max_cores(), app.nodes(),
+      app.nodes() == 1 ? "" : "s", app.jobs.size(), app.stages.size(), app.sql.size());
+  out += fmt::format(
+      "Configuration: AQE {}, spark.sql.shuffle.partitions {}, broadcast threshold {}, serializer {}, Arrow {}\n",
+      on_off(app.conf("spark.sql.adaptive.enabled"), app.spark_version >= "3.2" ? "true" : "false"),
+      on_off(app.conf("spark.sql.shuffle.partitions"), "200"),
+      on_off(app.conf("spark.sql.autoBroadcastJoinThreshold"), "10MB"), on_off(app.conf("spark.serializer"), "Java"),
+      on_off(app.conf("spark.sql.execution.arrow.pyspark.enabled"), "false"));
+  out += fmt::format("Read {} lines ({}, codec {}){}\n", app.lines, format_bytes(app.bytes), app.codec,
+                     app.malformed_lines == 0 ? "" : fmt::format("; {} malformed lines skipped", app.malformed_lines));
+  for (const auto& p : app.problems)
+    if (p.line == 0) out += "warning: " + p.message + "\n";
+
+  out += fmt::format("\n{}Slowest stages\n", h2);
+  if (!markdown) out += "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const Stage* s : slowest_stages(app, 5)) {
+    rows.push_back({std::to_string(s->id), shorten(s->name, 48), format_ms(s->duration_ms()),
+                    std::to_string(s->m.tasks), format_ms(s->q.median), format_ms(s->q.max),
+                    format_bytes(s->m.input_bytes), format_bytes(s->m.shuffle_read_bytes),
+                    format_bytes(s->m.shuffle_write_bytes), format_bytes(s->m.disk_spill),
+                    percent(s->m.gc_ms, s->m.task_ms)});
+  }
+  out += table({"stage", "name", "duration", "tasks", "median task", "max task", "input", "shuffle read",
+                "shuffle write", "spill (disk)", "GC"},
+               rows, markdown);
+
+  out += fmt::format("\n{}Diagnoses, ranked by the time they explain\n", h2);
+  if (r.findings.empty()) out += "\nNo diagnosis: nothing in this log crosses the guides' thresholds.\n";
+  int n = 0;
+  for (const auto& f : r.findings) {
+    ++n;
+    const Diagnostic& d = f.diagnostic;
+    std::string explained =
+        f.explained_ms > 0 ? fmt::format("explains {}", format_ms(f.explained_ms)) : "time not estimated";
+    std::string of = f.stage_ms > 0 ? fmt::format(" of {}", format_ms(f.stage_ms)) : "";
+    out += fmt::format("\n{}. {}{} [{}]{}: {}{}\n", n, markdown ? "**" : "", d.rule->name, d.rule->id,
+                       markdown ? "**" : "", explained, of);
+    out += fmt::format("   {}\n", d.message);
+    if (!f.fix.empty()) out += fmt::format("   fix: {}\n", f.fix);
+    out += fmt::format("   at {}:{}", d.location.path, d.location.line);
+    for (const auto& rel : d.related) out += fmt::format("; code: {}:{}", rel.location.path, rel.location.line);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string render_eventlog_ranking(const std::vector<const EventLogResult*>& ranked, bool markdown) {
+  std::string out = markdown ? "## Applications ranked by the time their diagnoses explain\n\n"
+                             : "Applications ranked by the time their diagnoses explain\n\n";
+  std::vector<std::vector<std::string>> rows;
+  int rank = 0;
+  for (const auto* r : ranked) {
+    ++rank;
+    std::map<std::string, int> by_rule;
+    for (const auto& f : r->findings) ++by_rule[std::string(f.diagnostic.rule->name)];
+    std::string top;
+    for (std::size_t i = 0; i < r->findings.size() && i < 3; ++i) {
+      const auto& f = r->findings[i];
+      top += (i > 0 ? "; " : "") + std::string(f.diagnostic.rule->name) +
+             (f.stage >= 0 ? " (stage " + std::to_string(f.stage) + ")" : "");
+    }
+    if (!r->io_error.empty()) top = "not analysed: " + r->io_error;
+    rows.push_back({std::to_string(rank), shorten(r->app.path, 60), shorten(r->app.name, 30),
+                    format_ms(r->app.duration_ms()), format_ms(r->explained_ms()), std::to_string(r->findings.size()),
+                    top});
+  }
+  out += table({"#", "log", "application", "duration", "explained", "findings", "top findings"}, rows, markdown);
+  return out;
+}
+
+std::string render_eventlog_json(const std::vector<const EventLogResult*>& results, const std::string& tool_version) {
+  nlohmann::ordered_json root;
+  root["version"] = kEventLogJsonVersion;
+  root["tool"] = {{"name", "planlint"}, {"version", tool_version}};
+  auto& apps = root["applications"] = nlohmann::ordered_json::array();
+  for (const auto* r : results) {
+    const Application& a = r->app;
+    nlohmann::ordered_json j;
+    j["path"] = a.path;
+    if (!r->io_error.empty()) j["error"] = r->io_error;
+    j["id"] = a.id;
+    j["name"] = a.name;
+    j["attempt"] = a.attempt;
+    j["spark_version"] = a.spark_version;
+    j["databricks_runtime"] = a.databricks_runtime;
+    j["engine"] = a.engine();
+    j["complete"] = a.complete;
+    j["codec"] = a.codec;
+    j["start_ms"] = a.started;
+    j["end_ms"] = a.ended;
+    j["duration_ms"] = a.duration_ms();
+    j["max_cores"] = a.max_cores();
+    j["nodes"] = a.nodes();
+    j["lines"] = a.lines;
+    j["events"] = a.events;
+    j["bytes"] = a.bytes;
+    j["malformed_lines"] = a.malformed_lines;
+    j["explained_ms"] = r->explained_ms();
+    auto& probs = j["problems"] = nlohmann::ordered_json::array();
+    for (const auto& p : a.problems) probs.push_back({{"line", p.line}, {"message", p.message}});
+    auto& conf = j["config"] = nlohmann::ordered_json::object();
+    for (const char* k :
+         {"spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions", "spark.sql.autoBroadcastJoinThreshold",
+          "spark.serializer", "spark.sql.execution.arrow.pyspark.enabled", "spark.databricks.photon.enabled",
+          "spark.plugins", "spark.master", "spark.executor.memory", "spark.executor.cores"})
+      if (auto v = a.conf(k); !v.empty()) conf[k] = v;
+    auto& stages = j["stages"] = nlohmann::ordered_json::array();
+    for (const auto& [id, s] : a.stages) {
+      const auto& m = s.m;
+      nlohmann::ordered_json st{
+          {"id", s.id},
+          {"name", s.name},
+          {"attempts", s.attempts},
+          {"failed_attempts", s.failed_attempts},
+          {"job", s.job},
+          {"sql_execution", s.sql_execution},
+          {"submission_ms", s.submitted},
+          {"completion_ms", s.completed},
+          {"duration_ms", s.duration_ms()},
+          {"partitions", s.num_tasks},
+          {"tasks", m.tasks},
+          {"failed_tasks", m.failed_tasks},
+          {"killed_tasks", m.killed_tasks},
+          {"input_bytes", m.input_bytes},
+          {"input_records", m.input_records},
+          {"output_bytes", m.output_bytes},
+          {"output_records", m.output_records},
+          {"shuffle_read_bytes", m.shuffle_read_bytes},
+          {"shuffle_read_records", m.shuffle_read_records},
+          {"shuffle_write_bytes", m.shuffle_write_bytes},
+          {"shuffle_write_records", m.shuffle_write_records},
+          {"memory_spill_bytes", m.memory_spill},
+          {"disk_spill_bytes", m.disk_spill},
+          {"gc_ms", m.gc_ms},
+          {"executor_run_ms", m.run_ms},
+          {"executor_cpu_ns", m.cpu_ns},
+          {"task_ms", m.task_ms},
+          {"peak_execution_memory_bytes", m.peak_execution_memory},
+          {"task_duration_ms",
+           {{"min", s.q.min}, {"p25", s.q.p25}, {"median", s.q.median}, {"p75", s.q.p75}, {"max", s.q.max}}},
+          {"operators", s.operators},
+          {"failure_reason", s.failure_reason}};
+      if (auto site = parse_call_site(s.name)) st["call_site"] = {{"file", site->file}, {"line", site->line}};
+      stages.push_back(std::move(st));
+    }
+    auto& sql = j["sql_executions"] = nlohmann::ordered_json::array();
+    for (const auto& [id, x] : a.sql)
+      sql.push_back({{"id", id},
+                     {"description", x.description},
+                     {"duration_ms", x.ended > x.started ? x.ended - x.started : 0},
+                     {"jobs", x.jobs},
+                     {"plan_line", x.line},
+                     {"aqe_final_plan", x.adaptive_update}});
+    auto& fs = j["findings"] = nlohmann::ordered_json::array();
+    for (const auto& f : r->findings) {
+      const Diagnostic& d = f.diagnostic;
+      nlohmann::ordered_json fj{{"rule", d.rule->name},
+                                {"id", d.rule->id},
+                                {"severity", to_string(d.severity)},
+                                {"message", d.message},
+                                {"line", d.location.line},
+                                {"stage", f.stage},
+                                {"stage_ms", f.stage_ms},
+                                {"explained_ms", f.explained_ms},
+                                {"fix", f.fix}};
+      auto& rel = fj["related"] = nlohmann::ordered_json::array();
+      for (const auto& x : d.related)
+        rel.push_back({{"path", x.location.path}, {"line", x.location.line}, {"message", x.message}});
+      fs.push_back(std::move(fj));
+    }
+    apps.push_back(std::move(j));
+  }
+  // Invalid UTF-8 from a log (names, messages) is replaced, never an exception.
+  return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace planlint::lint
