@@ -17,7 +17,7 @@ extern const RuleInfo kDriverBound{"PL028",
                                    R"md(## What it does
 Finds the stretches of a run between jobs (and before the first and after the last) when no job
 was running on the cluster, counting the gaps of at least `driver-gap-ms` (10 s), and reports them
-when they add up to more than `driver-ratio` (20 %) of the run. It names the job that ended just
+when they add up to more than `driver-ratio` (20 %) of the run and to at least `driver-min-ms` (30 s). It names the job that ended just
 before the longest gap (a `collect`, `toPandas` or `count` whose result the driver then worked on)
 and its line of code. The time it explains is the sum of those gaps.
 
@@ -38,7 +38,7 @@ the aggregation done in Spark and only the result collected: jobs 10 min of an 1
 Display only: the remedy is in the job's code.
 
 ## Options
-`--threshold KEY=VALUE` of `planlint eventlog`: `driver-gap-ms` (10000), `driver-ratio` (0.2).
+`--threshold KEY=VALUE` of `planlint eventlog`: `driver-gap-ms` (10000), `driver-ratio` (0.2), `driver-min-ms` (30000).
 )md"};
 
 void check_driver_bound(EventLogContext& ctx) {
@@ -69,7 +69,7 @@ void check_driver_bound(EventLogContext& ctx) {
     }
   }
   gap(covered_to, end);
-  if (static_cast<double>(total) <= t.driver_ratio * static_cast<double>(wall)) return;
+  if (static_cast<double>(total) <= t.driver_ratio * static_cast<double>(wall) || total < t.driver_min_ms) return;
   std::string after;
   if (before_longest != nullptr) {
     std::string name;

@@ -1,6 +1,11 @@
 // Input reading, atomic report writing and the parse / rules / rule subcommands.
 #include "cli/commands.hpp"
 
+#include <filesystem>
+
+#include "eventlog/reader.hpp"
+#include "lint/eventlog_engine.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,6 +72,11 @@ lint::FileResult lint_one_unguarded(const Input& in) {
     r.io_error = in.config_error;
     return r;
   }
+  // An event log passed to plain `planlint` is diagnosed as `planlint eventlog` would, its findings
+  // reported like any other file's.
+  std::error_code ec;
+  if (!in.from_stdin && std::filesystem::is_regular_file(in.path, ec) && eventlog::is_event_log_path(in.path))
+    return lint::to_file_result(lint::analyze_event_log(in.path, in.options), in.options);
   std::string text, error;
   if (!read_all(in, text, error)) {
     lint::FileResult r;
@@ -255,12 +265,22 @@ int run_rules(const std::string& format) {
   for (const auto& r : lint::all_rules()) rules.push_back(r.info);
   if (format == "json") {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
-    for (const auto* r : rules)
+    for (const auto& rule : lint::all_rules()) {
+      const lint::RuleInfo* r = rule.info;
+      // What the rule reads: plans, PySpark sources, event logs (the syntax rules: their frontend's input).
+      std::vector<std::string> inputs;
+      if (rule.check != nullptr || r == &lint::plan_syntax_rule()) inputs.emplace_back("plan");
+      if (rule.source_check != nullptr || r == &lint::python_syntax_rule() || r == &lint::unused_noqa_rule())
+        inputs.emplace_back("source");
+      if (rule.eventlog_check != nullptr || rule.check != nullptr || r == &lint::event_log_syntax_rule())
+        inputs.emplace_back("eventlog");
       a.push_back({{"id", r->id},
                    {"name", r->name},
                    {"severity", lint::to_string(r->severity)},
                    {"fix", lint::to_string(r->fix)},
-                   {"summary", r->summary}});
+                   {"summary", r->summary},
+                   {"inputs", inputs}});
+    }
     std::cout << a.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }

@@ -165,7 +165,7 @@ int run(int argc, char** argv) {
                  "Override a diagnosis threshold, KEY=VALUE (skew-ratio, skew-min-task-ms, spill-ratio, "
                  "spill-min-bytes, gc-ratio, gc-min-task-ms, tiny-task-ms, tiny-task-min-count, tiny-stage-min-ms, "
                  "shuffle-min-bytes, "
-                 "partition-tolerance, target-partition-mb, idle-ratio, driver-gap-ms, driver-ratio)");
+                 "partition-tolerance, target-partition-mb, idle-ratio, driver-gap-ms, driver-ratio, driver-min-ms)");
   ev->add_flag("--exit-zero", ev_run.exit_zero, "Exit 0 even when there are diagnoses");
   ev->add_flag("-q,--quiet", ev_run.quiet, "No summary line");
   ev->footer(R"(Examples:

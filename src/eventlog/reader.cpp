@@ -66,6 +66,15 @@ class Builder {
     std::string_view text(data, len);
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (text.find_first_not_of(" \t") == std::string_view::npos) return;
+    // On-Demand reads only the fields asked for and would take a line broken elsewhere for a good
+    // one: each line is validated whole first (about 850 MB/s here), so a broken line is reported.
+    {
+      simdjson::dom::element ignored;
+      if (auto e = dom_.parse(text.data(), text.size(), false).get(ignored); e != simdjson::SUCCESS) {
+        malformed(simdjson::error_message(e));
+        return;
+      }
+    }
     od::document doc;
     auto error = parser_.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity)).get(doc);
     if (error == simdjson::SUCCESS) error = handle(doc);
@@ -443,6 +452,7 @@ class Builder {
 
   Application& app_;
   od::parser parser_;
+  simdjson::dom::parser dom_;
   std::uint32_t line_no_ = 0;
   std::map<std::string, int> cores_;
 };

@@ -68,6 +68,14 @@ EventLogResult analyze_application(eventlog::Application app, const LintOptions&
   std::vector<EventFinding> plan_findings;
   lint_executed_plans(result.app, options, plan_findings);
   for (auto& f : plan_findings) findings.push_back(std::move(f));
+  if (options.enabled(event_log_syntax_rule())) {
+    for (const auto& p : result.app.problems) {
+      if (p.line == 0) continue;
+      EventFinding f;
+      f.diagnostic = syntax_diagnostic(event_log_syntax_rule(), result.app.path, p.line, 1, p.message);
+      findings.push_back(std::move(f));
+    }
+  }
   std::stable_sort(findings.begin(), findings.end(), [](const EventFinding& a, const EventFinding& b) {
     return std::tie(b.explained_ms, b.stage_ms) < std::tie(a.explained_ms, a.stage_ms);
   });

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Writes a synthetic Spark event log (JSON lines, the shape Spark 3.x writes) for planlint's
+fixtures and benchmarks. Every number is chosen here, so tests know what the diagnosis must say.
+
+  gen_eventlog.py OUT --stages 3 --tasks 200 [--skew-stage 1] [--spill-stage 2] [--gc-stage 0] ...
+  gen_eventlog.py big.log --stages 100 --tasks 4000 --pad 2000      # about 1 GB for the benchmark
+"""
+import argparse
+import json
+import sys
+
+p = argparse.ArgumentParser()
+p.add_argument("out")
+p.add_argument("--stages", type=int, default=3)
+p.add_argument("--tasks", type=int, default=200)
+p.add_argument("--task-ms", type=int, default=2000, help="median task duration")
+p.add_argument("--cores", type=int, default=16, help="total cores (2 executors)")
+p.add_argument("--skew-stage", type=int, action="append", default=[])
+p.add_argument("--spill-stage", type=int, action="append", default=[])
+p.add_argument("--gc-stage", type=int, action="append", default=[])
+p.add_argument("--fail-stage", type=int, action="append", default=[])
+p.add_argument("--shuffle-gb", type=float, default=0.0, help="shuffle read of every stage after the first")
+p.add_argument("--gap-ms", type=int, default=0, help="driver time between jobs")
+p.add_argument("--malformed", type=int, default=0, help="line numbers to break, counted from 1")
+p.add_argument("--truncate", action="store_true", help="cut the last line in half, as an in-progress log")
+p.add_argument("--pad", type=int, default=0, help="Accumulables entries per TaskEnd (makes lines longer)")
+p.add_argument("--sql-plan", default="", help="a physical plan for the one SQL execution")
+p.add_argument("--conf", action="append", default=[], help="KEY=VALUE Spark property")
+a = p.parse_args()
+
+out = open(a.out, "w", buffering=1 << 20) if a.out != "-" else sys.stdout
+lines = []
+n = 0
+
+
+def emit(event):
+    global n
+    n += 1
+    text = json.dumps(event, separators=(",", ":"))
+    if n == a.malformed:
+        text = text.replace(",", ",_", 1)
+    out.write(text + "\n")
+
+
+props = {"spark.master": "yarn", "spark.app.id": "app-synthetic", "spark.sql.adaptive.enabled": "true"}
+props.update(dict(kv.split("=", 1) for kv in a.conf))
+t = 1_700_000_000_000
+emit({"Event": "SparkListenerLogStart", "Spark Version": "3.5.1"})
+emit({"Event": "SparkListenerEnvironmentUpdate", "JVM Information": {}, "Spark Properties": props,
+      "System Properties": {}, "Classpath Entries": {}})
+emit({"Event": "SparkListenerApplicationStart", "App Name": "synthetic", "App ID": "app-synthetic",
+      "Timestamp": t, "User": "planlint"})
+per = a.cores // 2
+for e in (1, 2):
+    emit({"Event": "SparkListenerExecutorAdded", "Timestamp": t + 1, "Executor ID": str(e),
+          "Executor Info": {"Host": f"host-{e}", "Total Cores": per, "Log Urls": {}}})
+if a.sql_plan:
+    emit({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart", "executionId": 0,
+          "description": "synthetic query", "details": "", "physicalPlanDescription": open(a.sql_plan).read(),
+          "sparkPlanInfo": {"nodeName": "x", "simpleString": "x", "children": [], "metadata": {}, "metrics": []},
+          "time": t + 5})
+pad = [{"ID": i, "Name": f"internal.metrics.m{i}", "Update": i, "Value": i, "Internal": True,
+        "Count Failed Values": True} for i in range(a.pad)]
+now = t + 10
+task_id = 0
+for s in range(a.stages):
+    name = f"collect at /jobs/etl.py:{40 + s}"
+    info = {"Stage ID": s, "Stage Attempt ID": 0, "Stage Name": name, "Number of Tasks": a.tasks,
+            "RDD Info": [{"RDD ID": s, "Name": "MapPartitionsRDD", "Scope": "{\"id\":\"1\",\"name\":\"Exchange\"}",
+                          "Callsite": name, "Parent IDs": []}],
+            "Parent IDs": [], "Details": "synthetic", "Submission Time": now, "Accumulables": []}
+    props = {"spark.sql.execution.id": "0"} if a.sql_plan else {}
+    emit({"Event": "SparkListenerJobStart", "Job ID": s, "Submission Time": now, "Stage Infos": [info],
+          "Stage IDs": [s], "Properties": props})
+    emit({"Event": "SparkListenerStageSubmitted", "Stage Info": info, "Properties": props})
+    slot_free = [now] * a.cores
+    shuffle = int(a.shuffle_gb * (1 << 30) / a.tasks) if s > 0 else 0
+    for i in range(a.tasks):
+        dur = a.task_ms + (i % 7) * 10
+        if s in a.skew_stage and i == 0:
+            dur = a.task_ms * 20
+        failed = s in a.fail_stage and i % 10 == 0
+        slot = min(range(a.cores), key=lambda c: slot_free[c])
+        launch = slot_free[slot]
+        finish = launch + dur
+        slot_free[slot] = finish
+        gc = dur // 4 if s in a.gc_stage else dur // 100
+        spill = 3 * shuffle if s in a.spill_stage else 0
+        reason = {"Reason": "ExceptionFailure", "Class Name": "java.lang.OutOfMemoryError"} if failed else {"Reason": "Success"}
+        emit({"Event": "SparkListenerTaskEnd", "Stage ID": s, "Stage Attempt ID": 0, "Task Type": "ResultTask",
+              "Task End Reason": reason,
+              "Task Info": {"Task ID": task_id, "Index": i, "Attempt": 0, "Partition ID": i, "Launch Time": launch,
+                            "Executor ID": str(1 + slot % 2), "Host": f"host-{1 + slot % 2}", "Locality": "PROCESS_LOCAL",
+                            "Speculative": False, "Getting Result Time": 0, "Finish Time": finish, "Failed": failed,
+                            "Killed": False, "Accumulables": pad},
+              "Task Metrics": {"Executor Deserialize Time": 5, "Executor Deserialize CPU Time": 1000,
+                               "Executor Run Time": dur - 10, "Executor CPU Time": (dur - 20) * 1_000_000,
+                               "Peak Execution Memory": 1 << 20, "Result Size": 100, "JVM GC Time": gc,
+                               "Result Serialization Time": 0, "Memory Bytes Spilled": spill * 2,
+                               "Disk Bytes Spilled": spill,
+                               "Shuffle Read Metrics": {"Remote Blocks Fetched": 1, "Local Blocks Fetched": 1,
+                                                        "Fetch Wait Time": 0, "Remote Bytes Read": shuffle // 2,
+                                                        "Remote Bytes Read To Disk": 0,
+                                                        "Local Bytes Read": shuffle - shuffle // 2,
+                                                        "Total Records Read": 1000},
+                               "Shuffle Write Metrics": {"Shuffle Bytes Written": 1000, "Shuffle Write Time": 1,
+                                                         "Shuffle Records Written": 10},
+                               "Input Metrics": {"Bytes Read": 1 << 20, "Records Read": 100},
+                               "Output Metrics": {"Bytes Written": 0, "Records Written": 0},
+                               "Updated Blocks": []}})
+        task_id += 1
+    end = max(slot_free)
+    done = dict(info, **{"Completion Time": end})
+    if s in a.fail_stage:
+        done["Failure Reason"] = "Job aborted due to stage failure: java.lang.OutOfMemoryError"
+    emit({"Event": "SparkListenerStageCompleted", "Stage Info": done})
+    emit({"Event": "SparkListenerJobEnd", "Job ID": s, "Completion Time": end,
+          "Job Result": {"Result": "JobFailed" if s in a.fail_stage else "JobSucceeded"}})
+    now = end + a.gap_ms
+if a.sql_plan:
+    emit({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd", "executionId": 0, "time": now})
+if a.truncate:
+    out.write('{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Launch')
+else:
+    emit({"Event": "SparkListenerApplicationEnd", "Timestamp": now + 100})
+out.close()
