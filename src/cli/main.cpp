@@ -159,13 +159,22 @@ int run(int argc, char** argv) {
   ev->add_option("--source-root", ev_run.options.source_root,
                  "Folder holding the job's source: SARIF findings whose call site (collect at etl.py:42) is a file "
                  "under it are located there");
-  ev->add_option("--select", ev_select, "Only these rules (comma-separated ids, names or prefixes)");
-  ev->add_option("--ignore", ev_ignore, "Skip these rules");
+  ev->add_option("--select", ev_select, "Only these rules (comma-separated ids, names or prefixes)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  ev->add_option("--ignore", ev_ignore, "Skip these rules")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   ev->add_option("--threshold", ev_thresholds,
                  "Override a diagnosis threshold, KEY=VALUE (skew-ratio, skew-min-task-ms, spill-ratio, "
                  "spill-min-bytes, gc-ratio, gc-min-task-ms, tiny-task-ms, tiny-task-min-count, tiny-stage-min-ms, "
                  "shuffle-min-bytes, "
-                 "partition-tolerance, target-partition-mb, idle-ratio, driver-gap-ms, driver-ratio, driver-min-ms)");
+                 "partition-tolerance, target-partition-mb, idle-ratio, driver-gap-ms, driver-ratio, driver-min-ms)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   ev->add_flag("--exit-zero", ev_run.exit_zero, "Exit 0 even when there are diagnoses");
   ev->add_flag("-q,--quiet", ev_run.quiet, "No summary line");
   ev->footer(R"(Examples:

@@ -537,6 +537,7 @@ std::vector<std::string> rolling_log_files(const std::string& dir) {
 }
 
 Application read_event_log(const std::string& path, std::string& io_error) {
+  io_error.clear();
   Application app;
   app.path = path;
   Builder b(app);

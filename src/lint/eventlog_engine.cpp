@@ -88,6 +88,7 @@ EventLogResult analyze_event_log(const std::string& path, const LintOptions& opt
   eventlog::Application app = eventlog::read_event_log(path, io_error);
   EventLogResult result = analyze_application(std::move(app), options);
   result.io_error = std::move(io_error);
+  if (!result.io_error.empty()) result.findings.clear();  // not an event log: its lines are not findings
   return result;
 }
 

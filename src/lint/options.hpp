@@ -28,7 +28,7 @@ struct EventLogThresholds {
   double idle_ratio = 0.5;                       // oversized-cluster: cores idle more than this share
   std::int64_t driver_gap_ms = 10'000;           // driver-bound: gaps with no job running this long count
   double driver_ratio = 0.2;                     // ... when they add up to this share of the run
-  std::int64_t driver_min_ms = 30'000;  // ... and to at least this long
+  std::int64_t driver_min_ms = 30'000;           // ... and to at least this long
 };
 
 struct LintOptions {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `planlint eventlog` end to end: exit codes, every report format (SARIF validated), ranking many
+# logs, --compare with its cost estimate, plain `planlint` on a log, unreadable logs, and per-stage
+# figures checked against an independent Python computation on real logs.
+set -uo pipefail
+planlint=$1 root=$2 corpus=$3
+validate=$corpus/../tools/validate-sarif
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then :; else echo "FAIL: $1"; fail=1; fi; }
+gen() { python3 "$root/scripts/eventlog/gen_eventlog.py" "$@"; }
+
+gen "$tmp/skew.log" --stages 3 --tasks 200 --skew-stage 1
+gen "$tmp/fixed.log" --stages 3 --tasks 200
+gen "$tmp/tiny.log" --stages 1 --tasks 4000 --task-ms 50
+
+"$planlint" eventlog "$tmp/skew.log" >"$tmp/out.txt"; rc=$?
+check "skew exits 1" "[[ $rc -eq 1 ]]"
+check "text names the rule, the stage and its call site" \
+  "grep -q 'task-skew \[PL022\]' $tmp/out.txt && grep -q 'stage 1 (collect at /jobs/etl.py:41)' $tmp/out.txt && grep -q 'code: /jobs/etl.py:41' $tmp/out.txt"
+check "text prints the spread" "grep -q 'p25' $tmp/out.txt && grep -q 'Slowest stages' $tmp/out.txt"
+"$planlint" eventlog "$tmp/fixed.log" >"$tmp/out.txt"; rc=$?
+check "clean log exits 0 and says so" "[[ $rc -eq 0 ]] && grep -q 'No diagnosis' $tmp/out.txt"
+"$planlint" eventlog --exit-zero "$tmp/skew.log" >/dev/null; rc=$?
+check "--exit-zero" "[[ $rc -eq 0 ]]"
+
+"$planlint" eventlog --format markdown "$tmp/skew.log" >"$tmp/out.md"
+check "markdown has a table and a heading" "grep -q '^| stage | name' $tmp/out.md && grep -q '^## ' $tmp/out.md"
+"$planlint" eventlog --format json "$tmp/skew.log" >"$tmp/out.json"
+check "json is versioned and has the finding with its time" \
+  "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); a=d[\"applications\"][0]; f=a[\"findings\"][0]; assert d[\"version\"]==1 and f[\"rule\"]==\"task-skew\" and f[\"stage\"]==1 and f[\"explained_ms\"]>30000, f' $tmp/out.json"
+"$planlint" eventlog --format sarif -o "$tmp/out.sarif" "$tmp/skew.log" "$tmp/tiny.log"; rc=$?
+check "sarif written, exit 1" "[[ $rc -eq 1 && -s $tmp/out.sarif ]]"
+if [[ -x "$validate" ]]; then check "sarif validates" "'$validate' $tmp/out.sarif >/dev/null"; fi
+mkdir -p "$tmp/src/jobs" && printf 'x = 1\n' >"$tmp/src/jobs/etl.py"
+"$planlint" eventlog --format sarif --source-root "$tmp/src" "$tmp/skew.log" >"$tmp/src.sarif"
+check "with --source-root the SARIF finding is in the source file" "grep -q 'jobs/etl.py' $tmp/src.sarif"
+"$planlint" eventlog --format html -o "$tmp/out.html" "$tmp/skew.log"
+check "html is one page with a timeline and histograms" \
+  "grep -q '<svg' $tmp/out.html && grep -q 'stage timeline' $tmp/out.html && grep -q 'task durations of stage' $tmp/out.html && ! grep -q '<script' $tmp/out.html"
+
+mkdir -p "$tmp/history" && cp "$tmp/skew.log" "$tmp/tiny.log" "$tmp/fixed.log" "$tmp/history/" && echo notes >"$tmp/history/README"
+"$planlint" eventlog -j 2 "$tmp/history" >"$tmp/rank.txt"; rc=$?
+check "a directory of logs is ranked (README skipped)" \
+  "[[ $rc -eq 1 ]] && grep -q 'Applications ranked' $tmp/rank.txt && [[ \$(grep -c 'history/' $tmp/rank.txt) -ge 3 ]] && ! grep -q README $tmp/rank.txt"
+check "the log with the most explained time ranks first" "grep -m1 -E '^ +1 ' $tmp/rank.txt | grep -q skew.log"
+
+"$planlint" eventlog --compare "$tmp/skew.log" "$tmp/fixed.log" --dbu-rate 1.5 >"$tmp/cmp.txt"; rc=$?
+check "compare prints the table and the estimate" \
+  "[[ $rc -eq 0 ]] && grep -q 'total time' $tmp/cmp.txt && grep -q 'max task' $tmp/cmp.txt && grep -q 'DBUs per run (before)' $tmp/cmp.txt && grep -q 'estimate' $tmp/cmp.txt"
+"$planlint" eventlog --compare "$tmp/skew.log" "$tmp/fixed.log" >"$tmp/cmp.txt"
+check "compare without a rate says how to get the cost" "grep -q -- '--dbu-rate' $tmp/cmp.txt"
+
+"$planlint" "$tmp/skew.log" >"$tmp/plain.txt"; rc=$?
+check "plain planlint recognises an event log" "[[ $rc -eq 1 ]] && grep -q 'task-skew' $tmp/plain.txt"
+
+printf 'not a log\n' >"$tmp/notes.txt"
+"$planlint" eventlog "$tmp/notes.txt" "$tmp/skew.log" >"$tmp/out.txt" 2>"$tmp/err.txt"; rc=$?
+check "an unreadable log is exit 2 naming it, the other still diagnosed" \
+  "[[ $rc -eq 2 ]] && grep -q 'notes.txt: no Spark listener event' $tmp/err.txt && grep -q task-skew $tmp/out.txt"
+"$planlint" eventlog "$tmp/missing.zstd" 2>"$tmp/err.txt"; rc=$?
+check "a missing log is exit 2" "[[ $rc -eq 2 ]] && grep -q 'missing.zstd' $tmp/err.txt"
+"$planlint" eventlog --threshold skew-ratio=50 "$tmp/skew.log" >/dev/null; rc=$?
+check "--threshold raises the bar" "[[ $rc -eq 0 ]]"
+"$planlint" eventlog --threshold bogus=1 "$tmp/skew.log" 2>"$tmp/err.txt"; rc=$?
+check "--threshold with an unknown key is a usage error" "[[ $rc -eq 2 ]] && grep -q 'unknown threshold' $tmp/err.txt"
+"$planlint" eventlog --format json "$tmp/skew.log" -o /dev/full 2>/dev/null; rc=$?
+check "a failed report write is exit 2" "[[ $rc -eq 2 ]]"
+
+E=$corpus/eventlogs
+R=$E/spark-rapids-tools/core/src/test/resources
+if [[ -d "$E" ]]; then
+  "$planlint" eventlog "$R/spark-events-profiling/driverlog" >/dev/null 2>"$tmp/err.txt"; rc=$?
+  check "the driver log is not an event log (exit 2, named)" "[[ $rc -eq 2 ]] && grep -q 'driverlog: no Spark listener event' $tmp/err.txt"
+  "$planlint" eventlog "$R/spark-events-profiling/malformed_json_eventlog.zstd" >"$tmp/out.txt"
+  check "the malformed line is reported at its line" "grep -q 'malformed_json_eventlog.zstd:4' $tmp/out.txt && grep -q eventlog-syntax $tmp/out.txt"
+  "$planlint" eventlog "$R/spark-events-profiling/tasks_executors_fail_compressed_eventlog.zstd" >"$tmp/out.txt"
+  check "the failure log reports failed tasks" "grep -q 'failed-stages' $tmp/out.txt && grep -q 'tasks failed' $tmp/out.txt"
+  "$planlint" eventlog "$R/spark-events-qualification/nds_q88_photon_db_13_3.zstd" >"$tmp/out.txt"
+  check "Photon is recognised" "grep -q 'engine photon' $tmp/out.txt && grep -q 'Databricks runtime 13.3' $tmp/out.txt"
+  "$planlint" eventlog "$R/spark-events-profiling/gpu_oom_eventlog.zstd" >"$tmp/out.txt"
+  check "RAPIDS (GPU) is recognised" "grep -q 'engine rapids' $tmp/out.txt"
+  "$planlint" eventlog -j 2 --format json "$E" >"$tmp/all.json" 2>"$tmp/err.txt"; rc=$?
+  check "the whole corpus is read without an error (the driver log in it is not taken for a log)" \
+    "[[ $rc -eq 1 ]] && [[ ! -s $tmp/err.txt ]] && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))[\"applications\"]) >= 75' $tmp/all.json"
+  check "per-stage figures match an independent computation" \
+    "python3 '$root/tests/eventlog_figures.py' '$planlint' '$E/dr-elephant/test/resources/spark_event_logs/event_log_1' '$E/sparklint/docs/spark_summit_euro_2016/event_logs/application_1472176676028_407508_1' '$E/gluten-qualification-tool/tools/qualification-tool/src/test/resources/event-files/local-unsupported' '$R/spark-events-qualification/nds_q72_dataproc_2_2.zstd' '$R/spark-events-profiling/tasks_executors_fail_compressed_eventlog.zstd' >$tmp/fig.txt || { cat $tmp/fig.txt; false; }"
+fi
+[[ $fail -eq 0 ]] && echo "eventlog CLI: all checks passed"
+exit $fail
