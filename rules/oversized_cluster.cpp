@@ -1,6 +1,8 @@
 // oversized-cluster: most tasks are tiny and most cores idle: the cluster is bigger than the job.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "lint/eventlog_context.hpp"
 
 namespace planlint::rules {
@@ -58,7 +60,7 @@ void check_oversized_cluster(EventLogContext& ctx) {
       "out of {})",
       tiny, tasks, t.tiny_task_ms, ctx.cores(), (1.0 - used) * 100.0, format_ms(wall),
       format_ms(static_cast<std::int64_t>(task_ms)), format_ms(static_cast<std::int64_t>(capacity)));
-  auto suggested = std::max(1, static_cast<int>(used * ctx.cores() * 2.0 + 0.5));
+  auto suggested = std::max(1, static_cast<int>(std::lround(used * ctx.cores() * 2.0)));
   ctx.report_app(1, std::move(msg), static_cast<std::int64_t>(static_cast<double>(wall) * (1.0 - used)),
                  fmt::format("run on fewer cores (about {} would keep them half busy), or cap autoscaling", suggested));
 }

@@ -107,6 +107,7 @@ int run_eventlog(const EventLogRun& run) {
     return 0;
   }
   std::vector<const lint::EventLogResult*> ranked;
+  ranked.reserve(results.size());
   for (const auto& r : results) ranked.push_back(&r);
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto* a, auto* b) { return a->explained_ms() > b->explained_ms(); });
@@ -114,6 +115,7 @@ int run_eventlog(const EventLogRun& run) {
     report = lint::render_eventlog_json(ranked, run.tool_version);
   } else if (run.format == "sarif") {
     std::vector<lint::FileResult> files;
+    files.reserve(ranked.size());
     for (const auto* r : ranked) files.push_back(lint::to_file_result(*r, run.options));
     report = lint::render_sarif(files, lint::ReportOptions{false, run.tool_version});
   } else if (run.format == "html") {

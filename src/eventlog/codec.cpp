@@ -140,14 +140,13 @@ class GzipStream final : public ByteStream {
       done_ = true;
       return false;
     }
-    std::array<char, 256 * 1024> buf{};
     z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in_.data()));  // NOLINT
     z_.avail_in = static_cast<uInt>(in_.available());
-    z_.next_out = reinterpret_cast<Bytef*>(buf.data());  // NOLINT
-    z_.avail_out = buf.size();
+    z_.next_out = reinterpret_cast<Bytef*>(buf_.data());  // NOLINT
+    z_.avail_out = static_cast<uInt>(buf_.size());
     int rc = inflate(&z_, Z_NO_FLUSH);
     in_.consume(in_.available() - z_.avail_in);
-    out.append(buf.data(), buf.size() - z_.avail_out);
+    out.append(buf_.data(), buf_.size() - z_.avail_out);
     mid_member_ = true;
     if (rc == Z_STREAM_END) {
       mid_member_ = false;
@@ -161,6 +160,7 @@ class GzipStream final : public ByteStream {
 
  private:
   RawInput in_;
+  std::vector<char> buf_ = std::vector<char>(std::size_t{256} * 1024);
   z_stream z_{};
   bool mid_member_ = false;
   bool done_ = false;

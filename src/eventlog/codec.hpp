@@ -38,8 +38,8 @@ class ByteStream {
 std::unique_ptr<ByteStream> open_stream(const std::string& path, Codec codec, std::string& error);
 
 // The framings, for tests and benchmarks that build such files (Spark's writers are Java only).
-std::string frame_lz4_block(std::string_view data, std::size_t block_size = 64 * 1024);
-std::string frame_snappy_java(std::string_view data, std::size_t block_size = 32 * 1024);
+std::string frame_lz4_block(std::string_view data, std::size_t block_size = std::size_t{64} * 1024);
+std::string frame_snappy_java(std::string_view data, std::size_t block_size = std::size_t{32} * 1024);
 std::string frame_lzf(std::string_view data);
 
 }  // namespace planlint::eventlog

@@ -2,6 +2,7 @@
 #include "eventlog/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace planlint::eventlog {
 
@@ -12,7 +13,7 @@ Quantiles quantiles(std::vector<std::uint32_t>& v) {
   if (v.empty()) return q;
   std::sort(v.begin(), v.end());
   // Nearest rank on the sorted durations, as the Spark UI's summary table does.
-  auto at = [&](double p) { return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)]; };
+  auto at = [&](double p) { return v[static_cast<std::size_t>(std::llround(p * static_cast<double>(v.size() - 1)))]; };
   q.min = v.front();
   q.p25 = at(0.25);
   q.median = at(0.5);

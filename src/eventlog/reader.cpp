@@ -30,7 +30,7 @@ std::int64_t num(od::value value) {
 }
 std::int64_t num(simdjson::simdjson_result<od::value> r) {
   od::value value;
-  if (std::move(r).get(value) != simdjson::SUCCESS) return 0;
+  if (r.get(value) != simdjson::SUCCESS) return 0;
   return num(value);
 }
 template <typename T>
@@ -472,7 +472,8 @@ void read_one(const std::string& path, Builder& b, Application& app, std::string
   auto scan = [&](bool at_end) {
     for (;;) {
       const char* base = buf.data();
-      const void* nl = std::memchr(base + start, '\n', buf.size() - start);
+      const void* nl =
+          std::memchr(base + start, '\n', buf.size() - start);  // NOLINT(bugprone-not-null-terminated-result)
       if (nl == nullptr) break;
       std::size_t end = static_cast<const char*>(nl) - base;
       if (skipping) {

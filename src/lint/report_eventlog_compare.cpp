@@ -44,8 +44,7 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
   const Application& b = before.app;
   const Application& a = after.app;
   std::string out;
-  out += fmt::format("{}Before: {} ({})\n{}After:  {} ({})\n\n", markdown ? "" : "", b.path, b.name,
-                     markdown ? "\n" : "", a.path, a.name);
+  out += fmt::format("Before: {} ({})\n{}After:  {} ({})\n\n", b.path, b.name, markdown ? "\n" : "", a.path, a.name);
   std::string sep = markdown ? " | " : "  ";
   auto row = [&](const std::vector<std::string>& cells) {
     std::string l = markdown ? "| " : "";
