@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 
+#include "lint/eventlog_context.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
 
@@ -23,6 +24,9 @@ Plans: a `BroadcastExchange` (or its `BroadcastQueryStage`) whose estimated or m
 `Statistics(sizeInBytes=...)`, is over 1 GiB, and a logical `Join` hinted to broadcast a side of
 that size (cost-mode explain). PySpark source: `spark.sql.autoBroadcastJoinThreshold` (or
 `spark.sql.adaptive.autoBroadcastJoinThreshold`) set above 1 GiB.
+
+In an event log (`planlint eventlog`) it also reports each broadcast exchange whose measured
+"data size" passed 1 GiB.
 
 ## Why is this bad?
 A broadcast is collected on the driver, then sent whole to every executor, which builds a hash table
@@ -161,6 +165,30 @@ void check_broadcast_too_large_source(SourceContext& ctx) {
     ctx.attach_fix(d, "Lower the threshold", Applicability::display_only,
                    "Keep the threshold at a few hundred MB at most (default 10 MB); broadcast known-small tables "
                    "with broadcast(df).");
+  }
+}
+
+}  // namespace planlint::rules
+
+namespace planlint::rules {
+
+// The event-log form: the bytes each broadcast exchange actually collected and sent ("data size").
+void check_broadcast_too_large_measured(lint::EventLogContext& ctx) {
+  const auto& app = ctx.app();
+  for (const auto& [id, x] : app.sql) {
+    for (const auto& n : x.nodes) {
+      if (n.name.find("BroadcastExchange") == std::string::npos) continue;
+      std::int64_t bytes = app.measured_bytes(n);
+      if (static_cast<double>(bytes) <= kLimit) continue;
+      std::string msg =
+          fmt::format("{} in SQL execution {} measured {}: {}", n.name, id,
+                      lint::format_bytes(static_cast<std::uint64_t>(bytes)), why(static_cast<double>(bytes)));
+      auto& f =
+          ctx.report_app(x.line, std::move(msg), 0,
+                         "join it with a shuffle (no broadcast hint, a lower spark.sql.autoBroadcastJoinThreshold) "
+                         "or filter and project the side before the join");
+      f.stage_ms = x.ended > x.started ? x.ended - x.started : 0;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // missing-broadcast: a shuffle join (sort-merge or shuffled hash) where one side is known to be small.
 #include <fmt/format.h>
 
+#include "lint/eventlog_context.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
 
@@ -22,6 +23,10 @@ Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small
 counts (the right side of a left outer / semi / anti join, the left side of a right outer join, either
 side of an inner join). In an AQE plan that is not final, the join may still become a broadcast join
 at runtime: the finding says so and is reported as `info`.
+
+In an event log (`planlint eventlog`) it also uses the sizes measured at run time: a join whose
+smaller side's exchange wrote less than the threshold (its SQL "data size" metric) is reported
+with both sides' bytes.
 
 ## Why is this bad?
 A shuffle join moves both sides across the network and sorts them. Broadcasting a small side sends it
@@ -201,6 +206,64 @@ void check_missing_broadcast_source(SourceContext& ctx) {
         auto at = import_insertion_point(first->text);
         SourceContext::add_edit(f, first->number, at, at, "from pyspark.sql.functions import broadcast\n");
       }
+    }
+  }
+}
+
+}  // namespace planlint::rules
+
+namespace planlint::rules {
+
+namespace {
+
+// The nearest exchange under a join side, through sorts, codegen and AQE's query stages and reads.
+const eventlog::PlanMetricNode* side_exchange(const eventlog::SqlExecution& x, int at) {
+  for (int depth = 0; at >= 0 && depth < 12; ++depth) {
+    const auto& n = x.nodes[static_cast<std::size_t>(at)];
+    if (n.name.find("Exchange") != std::string::npos && n.data_size_accumulator >= 0) return &n;
+    if (n.children.size() != 1) return nullptr;
+    at = n.children.front();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// The event-log form: the shuffle each side of a sort-merge or shuffled hash join actually wrote
+// (its exchange's "data size"), measured, not estimated.
+void check_missing_broadcast_measured(lint::EventLogContext& ctx) {
+  double threshold = ctx.options().broadcast_threshold_bytes;
+  const auto& app = ctx.app();
+  for (const auto& [id, x] : app.sql) {
+    for (const auto& n : x.nodes) {
+      bool shuffled =
+          n.name.find("SortMergeJoin") != std::string::npos || n.name.find("ShuffledHashJoin") != std::string::npos;
+      if (!shuffled || n.children.size() != 2) continue;
+      const std::string& s = n.simple;
+      bool full = s.find("FullOuter") != std::string::npos;
+      bool left_only = s.find("RightOuter") != std::string::npos;  // only the left side can be broadcast
+      bool right_only = s.find("LeftOuter") != std::string::npos || s.find("LeftSemi") != std::string::npos ||
+                        s.find("LeftAnti") != std::string::npos || s.find("ExistenceJoin") != std::string::npos;
+      if (full) continue;
+      const auto* l = side_exchange(x, n.children[0]);
+      const auto* r = side_exchange(x, n.children[1]);
+      if (l == nullptr || r == nullptr) continue;
+      std::int64_t lb = app.measured_bytes(*l), rb = app.measured_bytes(*r);
+      if (lb < 0 || rb < 0) continue;
+      bool right_small = !left_only && static_cast<double>(rb) < threshold && rb <= lb;
+      bool left_small = !right_only && static_cast<double>(lb) < threshold && lb < rb;
+      if (!right_small && !left_small) continue;
+      std::int64_t small = right_small ? rb : lb, big = right_small ? lb : rb;
+      std::string msg = fmt::format(
+          "{} in SQL execution {} shuffled both sides although its {} side measured {} (the other {}), under the "
+          "broadcast threshold of {}: {}",
+          n.name, id, right_small ? "right" : "left", format_bytes(static_cast<std::uint64_t>(small)),
+          format_bytes(static_cast<std::uint64_t>(big)), format_bytes(static_cast<std::uint64_t>(threshold)),
+          s.substr(0, 120));
+      auto& f = ctx.report_app(x.line, std::move(msg), 0,
+                               "broadcast the small side (F.broadcast(df) or a BROADCAST hint), or raise "
+                               "spark.sql.autoBroadcastJoinThreshold above its measured size");
+      f.stage_ms = x.ended > x.started ? x.ended - x.started : 0;
     }
   }
 }

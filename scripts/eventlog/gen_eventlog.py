@@ -25,6 +25,8 @@ p.add_argument("--malformed", type=int, default=0, help="line numbers to break, 
 p.add_argument("--truncate", action="store_true", help="cut the last line in half, as an in-progress log")
 p.add_argument("--pad", type=int, default=0, help="Accumulables entries per TaskEnd (makes lines longer)")
 p.add_argument("--sql-plan", default="", help="a physical plan for the one SQL execution")
+p.add_argument("--smj-bytes", default="", help="LEFT,RIGHT: a sort-merge join whose sides' exchanges wrote these bytes")
+p.add_argument("--broadcast-bytes", type=int, default=0, help="a broadcast exchange that collected this many bytes")
 p.add_argument("--conf", action="append", default=[], help="KEY=VALUE Spark property")
 a = p.parse_args()
 
@@ -54,11 +56,38 @@ per = a.cores // 2
 for e in (1, 2):
     emit({"Event": "SparkListenerExecutorAdded", "Timestamp": t + 1, "Executor ID": str(e),
           "Executor Info": {"Host": f"host-{e}", "Total Cores": per, "Log Urls": {}}})
-if a.sql_plan:
+
+
+def node(name, simple, children=(), size_id=None):
+    metrics = [{"name": "number of output rows", "accumulatorId": 8000, "metricType": "sum"}]
+    if size_id is not None:
+        metrics.append({"name": "data size", "accumulatorId": size_id, "metricType": "size"})
+    return {"nodeName": name, "simpleString": simple, "children": list(children), "metadata": {}, "metrics": metrics}
+
+
+info_root = node("Range", "Range (0, 10)")
+if a.smj_bytes:
+    info_root = node("WholeStageCodegen (3)", "WholeStageCodegen (3)", [
+        node("SortMergeJoin", "SortMergeJoin [k#1], [k#2], Inner", [
+            node("Sort", "Sort [k#1 ASC]", [node("InputAdapter", "InputAdapter", [
+                node("Exchange", "Exchange hashpartitioning(k#1, 200)", [info_root], size_id=9001)])]),
+            node("Sort", "Sort [k#2 ASC]", [node("InputAdapter", "InputAdapter", [
+                node("Exchange", "Exchange hashpartitioning(k#2, 200)", [node("Range", "Range (0, 5)")],
+                     size_id=9002)])])])])
+if a.broadcast_bytes:
+    info_root = node("BroadcastHashJoin", "BroadcastHashJoin [k#1], [k#2], Inner, BuildRight", [
+        info_root, node("BroadcastExchange", "BroadcastExchange HashedRelationBroadcastMode", [node("Range", "Range")],
+                        size_id=9003)])
+sql = bool(a.sql_plan or a.smj_bytes or a.broadcast_bytes)
+if sql:
+    plan_text = open(a.sql_plan).read() if a.sql_plan else "== Physical Plan ==\n*(1) Range (0, 10, step=1, splits=1)\n"
     emit({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart", "executionId": 0,
-          "description": "synthetic query", "details": "", "physicalPlanDescription": open(a.sql_plan).read(),
-          "sparkPlanInfo": {"nodeName": "x", "simpleString": "x", "children": [], "metadata": {}, "metrics": []},
-          "time": t + 5})
+          "description": "synthetic query", "details": "", "physicalPlanDescription": plan_text,
+          "sparkPlanInfo": info_root, "time": t + 5})
+if a.broadcast_bytes:
+    emit({"Event": "org.apache.spark.sql.execution.ui.SparkListenerDriverAccumUpdates", "executionId": 0,
+          "accumUpdates": [[9003, a.broadcast_bytes]]})
+smj = [int(x) for x in a.smj_bytes.split(",")] if a.smj_bytes else []
 pad = [{"ID": i, "Name": f"internal.metrics.m{i}", "Update": i, "Value": i, "Internal": True,
         "Count Failed Values": True} for i in range(a.pad)]
 now = t + 10
@@ -69,7 +98,7 @@ for s in range(a.stages):
             "RDD Info": [{"RDD ID": s, "Name": "MapPartitionsRDD", "Scope": "{\"id\":\"1\",\"name\":\"Exchange\"}",
                           "Callsite": name, "Parent IDs": []}],
             "Parent IDs": [], "Details": "synthetic", "Submission Time": now, "Accumulables": []}
-    props = {"spark.sql.execution.id": "0"} if a.sql_plan else {}
+    props = {"spark.sql.execution.id": "0"} if sql else {}
     emit({"Event": "SparkListenerJobStart", "Job ID": s, "Submission Time": now, "Stage Infos": [info],
           "Stage IDs": [s], "Properties": props})
     emit({"Event": "SparkListenerStageSubmitted", "Stage Info": info, "Properties": props})
@@ -86,13 +115,17 @@ for s in range(a.stages):
         slot_free[slot] = finish
         gc = dur // 4 if s in a.gc_stage else dur // 100
         spill = 3 * shuffle if s in a.spill_stage else 0
+        accums = list(pad)
+        if smj and s < 2:
+            accums.append({"ID": 9001 + s, "Name": "data size", "Update": str(smj[s] // a.tasks), "Value": "0",
+                           "Internal": False, "Count Failed Values": True})
         reason = {"Reason": "ExceptionFailure", "Class Name": "java.lang.OutOfMemoryError"} if failed else {"Reason": "Success"}
         emit({"Event": "SparkListenerTaskEnd", "Stage ID": s, "Stage Attempt ID": 0, "Task Type": "ResultTask",
               "Task End Reason": reason,
               "Task Info": {"Task ID": task_id, "Index": i, "Attempt": 0, "Partition ID": i, "Launch Time": launch,
                             "Executor ID": str(1 + slot % 2), "Host": f"host-{1 + slot % 2}", "Locality": "PROCESS_LOCAL",
                             "Speculative": False, "Getting Result Time": 0, "Finish Time": finish, "Failed": failed,
-                            "Killed": False, "Accumulables": pad},
+                            "Killed": False, "Accumulables": accums},
               "Task Metrics": {"Executor Deserialize Time": 5, "Executor Deserialize CPU Time": 1000,
                                "Executor Run Time": dur - 10, "Executor CPU Time": (dur - 20) * 1_000_000,
                                "Peak Execution Memory": 1 << 20, "Result Size": 100, "JVM GC Time": gc,
@@ -117,7 +150,7 @@ for s in range(a.stages):
     emit({"Event": "SparkListenerJobEnd", "Job ID": s, "Completion Time": end,
           "Job Result": {"Result": "JobFailed" if s in a.fail_stage else "JobSucceeded"}})
     now = end + a.gap_ms
-if a.sql_plan:
+if sql:
     emit({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd", "executionId": 0, "time": now})
 if a.truncate:
     out.write('{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Launch')

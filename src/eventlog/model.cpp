@@ -93,6 +93,11 @@ std::string Application::engine() const {
   return "spark";
 }
 
+std::int64_t Application::measured_bytes(const PlanMetricNode& node) const {
+  auto it = accumulators.find(node.data_size_accumulator);
+  return it == accumulators.end() ? -1 : it->second;  // -1 also when no update came
+}
+
 std::string Application::conf(const std::string& key, const std::string& fallback) const {
   auto it = config.find(key);
   return it == config.end() ? fallback : it->second;

@@ -52,6 +52,14 @@ struct Job {
   std::uint32_t line = 0;
 };
 
+// A node of the plan Spark reported with its SQL metrics (sparkPlanInfo), for the sizes measured at run time.
+struct PlanMetricNode {
+  std::string name;    // "SortMergeJoin", "Exchange", "BroadcastExchange"
+  std::string simple;  // its one-line description: "SortMergeJoin [k#1], [k#2], Inner"
+  std::vector<int> children;
+  std::int64_t data_size_accumulator = -1;  // its "data size" metric, if it has one
+};
+
 struct SqlExecution {
   std::int64_t id = 0;
   std::string description, details;
@@ -60,6 +68,7 @@ struct SqlExecution {
   std::int64_t started = 0, ended = 0;
   std::uint32_t line = 0;  // the log line the plan came from
   std::vector<int> jobs;
+  std::vector<PlanMetricNode> nodes;  // the last sparkPlanInfo, preorder; nodes[0] is the root
 };
 
 struct ExecutorChange {
@@ -91,6 +100,10 @@ struct Application {
   std::uint64_t skipped_stages = 0;   // listed by a job, never run
   std::vector<ReadProblem> problems;  // malformed lines (first few), codec errors, truncation
   bool looks_like_event_log = false;  // some line was a Spark listener event
+  // Totals of the SQL "data size" metrics the plans declare (task and driver updates summed).
+  std::map<std::int64_t, std::int64_t> accumulators;
+  // The measured bytes of a plan node's "data size", or -1 when none was recorded.
+  [[nodiscard]] std::int64_t measured_bytes(const PlanMetricNode& node) const;
 
   // After reading: quantiles, and whatever needs the whole log.
   void finish();

@@ -26,7 +26,10 @@ std::int64_t num(od::value value) {
   if (value.get_int64().get(i) == simdjson::SUCCESS) return i;
   double d = 0;
   if (value.get_double().get(d) == simdjson::SUCCESS) return static_cast<std::int64_t>(d);
-  return 0;
+  // SQL metrics' task updates are written as strings: "Update":"2056643496".
+  std::string_view s;
+  if (value.get_string().get(s) == simdjson::SUCCESS) std::from_chars(s.data(), s.data() + s.size(), i);
+  return i;
 }
 std::int64_t num(simdjson::simdjson_result<od::value> r) {
   od::value value;
@@ -109,6 +112,7 @@ class Builder {
     if (name == "SparkListenerSQLExecutionStart") return sql_start(doc);
     if (name == "SparkListenerSQLAdaptiveExecutionUpdate") return sql_update(doc);
     if (name == "SparkListenerSQLExecutionEnd") return sql_end(doc);
+    if (name == "SparkListenerDriverAccumUpdates") return driver_accum_updates(doc);
     if (name == "SparkListenerExecutorAdded") return executor(doc, true);
     if (name == "SparkListenerExecutorRemoved") return executor(doc, false);
     if (name == "SparkListenerEnvironmentUpdate") return environment(doc);
@@ -142,10 +146,20 @@ class Builder {
     bool killed = reason_text == "TaskKilled";
     std::int64_t launch = 0, finish = 0;
     if (doc["Task Info"].get_object().get(info) == simdjson::SUCCESS) {
-      launch = num(info["Launch Time"]);
-      finish = num(info["Finish Time"]);
-      failed = failed || boolean(info["Failed"]);
-      killed = killed || boolean(info["Killed"]);
+      for (auto field : info) {
+        std::string_view key;
+        if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+        if (key == "Launch Time")
+          launch = num(field.value());
+        else if (key == "Finish Time")
+          finish = num(field.value());
+        else if (key == "Failed")
+          failed = failed || boolean(field.value());
+        else if (key == "Killed")
+          killed = killed || boolean(field.value());
+        else if (key == "Accumulables" && !app_.accumulators.empty())
+          accumulables(field.value());
+      }
     }
     if (killed)
       ++s.m.killed_tasks;
@@ -349,6 +363,7 @@ class Builder {
   simdjson::error_code sql_start(od::object& doc) {
     std::int64_t id = -1;
     std::string description, details, plan;
+    std::vector<PlanMetricNode> nodes;
     std::int64_t time = 0;
     bool ignored = false;
     if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
@@ -365,6 +380,8 @@ class Builder {
         plan = str(field.value());
       else if (key == "time")
         time = num(field.value());
+      else if (key == "sparkPlanInfo")
+        plan_info(field.value(), nodes);
     }
     if (id < 0) return simdjson::NO_SUCH_FIELD;
     SqlExecution& x = sql_at(id);
@@ -374,6 +391,7 @@ class Builder {
     if (!x.adaptive_update) {
       x.plan = std::move(plan);
       x.line = line_no_;
+      x.nodes = std::move(nodes);
     }
     return simdjson::SUCCESS;
   }
@@ -381,6 +399,7 @@ class Builder {
   simdjson::error_code sql_update(od::object& doc) {
     std::int64_t id = -1;
     std::string plan;
+    std::vector<PlanMetricNode> nodes;
     bool ignored = false;
     if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
     for (auto field : doc) {
@@ -390,12 +409,87 @@ class Builder {
         id = num(field.value());
       else if (key == "physicalPlanDescription")
         plan = str(field.value());
+      else if (key == "sparkPlanInfo")
+        plan_info(field.value(), nodes);
     }
     if (id < 0 || plan.empty()) return simdjson::SUCCESS;
     SqlExecution& x = sql_at(id);
     x.plan = std::move(plan);
+    if (!nodes.empty()) x.nodes = std::move(nodes);
     x.adaptive_update = true;
     x.line = line_no_;
+    return simdjson::SUCCESS;
+  }
+
+  // sparkPlanInfo: {nodeName, simpleString, children: [...], metrics: [{name, accumulatorId}]}, flattened in
+  // preorder; the "data size" accumulators become the ones task and driver updates are summed for.
+  int plan_info(od::value v, std::vector<PlanMetricNode>& nodes, int depth = 0) {
+    od::object o;
+    if (depth > 200 || v.get_object().get(o) != simdjson::SUCCESS) return -1;
+    int me = static_cast<int>(nodes.size());
+    nodes.emplace_back();
+    std::vector<int> children;
+    for (auto field : o) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) break;
+      if (key == "nodeName")
+        nodes[me].name = str(field.value());
+      else if (key == "simpleString")
+        nodes[me].simple = str(field.value()).substr(0, 300);
+      else if (key == "children") {
+        od::array kids;
+        if (field.value().get_array().get(kids) != simdjson::SUCCESS) continue;
+        for (auto kid : kids) {
+          od::value kv;
+          if (kid.get(kv) != simdjson::SUCCESS) break;
+          int c = plan_info(kv, nodes, depth + 1);
+          if (c >= 0) children.push_back(c);
+        }
+      } else if (key == "metrics") {
+        od::array metrics;
+        if (field.value().get_array().get(metrics) != simdjson::SUCCESS) continue;
+        for (auto m : metrics) {
+          od::object mo;
+          if (m.get_object().get(mo) != simdjson::SUCCESS) break;
+          std::string name = str(mo["name"]);
+          if (name != "data size") continue;
+          std::int64_t id = num(mo["accumulatorId"]);
+          nodes[me].data_size_accumulator = id;
+          app_.accumulators.try_emplace(id, -1);  // -1: no update seen
+        }
+      }
+    }
+    nodes[me].children = std::move(children);
+    return me;
+  }
+
+  // Task-side updates of the SQL metrics planlint follows ("Task Info" / "Accumulables").
+  void accumulables(od::value v) {
+    od::array arr;
+    if (v.get_array().get(arr) != simdjson::SUCCESS) return;
+    for (auto a : arr) {
+      od::object o;
+      if (a.get_object().get(o) != simdjson::SUCCESS) return;
+      auto it = app_.accumulators.find(num(o["ID"]));
+      if (it != app_.accumulators.end()) it->second = std::max<std::int64_t>(it->second, 0) + num(o["Update"]);
+    }
+  }
+
+  simdjson::error_code driver_accum_updates(od::object& doc) {
+    od::array updates;
+    if (doc["accumUpdates"].get_array().get(updates) != simdjson::SUCCESS) return simdjson::SUCCESS;
+    for (auto u : updates) {
+      od::array pair;
+      if (u.get_array().get(pair) != simdjson::SUCCESS) break;
+      std::int64_t vals[2] = {0, 0};
+      int i = 0;
+      for (auto x : pair) {
+        if (i < 2) vals[i] = num(x);
+        ++i;
+      }
+      auto it = app_.accumulators.find(vals[0]);
+      if (it != app_.accumulators.end()) it->second = std::max<std::int64_t>(it->second, 0) + vals[1];
+    }
     return simdjson::SUCCESS;
   }
 

@@ -42,6 +42,8 @@ void check_photon_fallback(PlanContext&);
 void check_small_files_write(PlanContext&);
 void check_small_files_write_source(SourceContext&);
 void check_task_skew(EventLogContext&);
+void check_missing_broadcast_measured(EventLogContext&);
+void check_broadcast_too_large_measured(EventLogContext&);
 void check_disk_spill(EventLogContext&);
 void check_gc_pressure(EventLogContext&);
 void check_tiny_tasks(EventLogContext&);
@@ -62,7 +64,7 @@ const std::array kRules{
     Rule{&kRedundantShuffle, check_redundant_shuffle, check_redundant_shuffle_source},
     Rule{&kFilterAfterUdf, check_filter_after_udf, check_filter_after_udf_source},
     Rule{&kPythonRowUdf, check_python_row_udf, check_python_row_udf_source},
-    Rule{&kMissingBroadcast, check_missing_broadcast, check_missing_broadcast_source},
+    Rule{&kMissingBroadcast, check_missing_broadcast, check_missing_broadcast_source, check_missing_broadcast_measured},
     Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
     Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
     Rule{&kCartesianJoin, check_cartesian_join, check_cartesian_join_source},
@@ -76,7 +78,8 @@ const std::array kRules{
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
     Rule{&kPythonSyntax, nullptr, nullptr},
     Rule{&kUnusedNoqa, nullptr, nullptr},
-    Rule{&kBroadcastTooLarge, check_broadcast_too_large, check_broadcast_too_large_source},
+    Rule{&kBroadcastTooLarge, check_broadcast_too_large, check_broadcast_too_large_source,
+         check_broadcast_too_large_measured},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},
     Rule{&kSmallFilesWrite, check_small_files_write, check_small_files_write_source},
     Rule{&kEventLogSyntax, nullptr, nullptr},
