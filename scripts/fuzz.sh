@@ -9,7 +9,7 @@ seconds=${1:-30}
 out=${2:-/tmp/planlint-fuzz}
 shift $(( $# > 2 ? 2 : $# )) || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(plan_fuzz source_fuzz notebook_fuzz config_fuzz)
+[ ${#targets[@]} -eq 0 ] && targets=(plan_fuzz source_fuzz notebook_fuzz config_fuzz eventlog_fuzz)
 build=${PLANLINT_FUZZ_BUILD:-$out/build}
 mkdir -p "$out/artifacts"
 cmake -S "$root" -B "$build" -G Ninja -DPLANLINT_FUZZ=ON -DPLANLINT_BENCH=OFF -DPLANLINT_TIDY_TEST=OFF \
@@ -25,15 +25,26 @@ seed() {  # seed TARGET DIR: files under 64 kB as the starting corpus
     source_fuzz) find "$root/fixtures/source" -type f -name '*.py' -size -64k ;;
     notebook_fuzz) find "$root/fixtures/source" -type f \( -name '*.ipynb' -o -name '*.py' \) -size -64k ;;
     config_fuzz) find "$root" -maxdepth 3 -name 'pyproject.toml' -size -64k; find "$root/tests" -name '*.json' -size -64k ;;
+    eventlog_fuzz) find "$corpus/eventlogs" -type f ! -name '*.md' -size -64k ;;
   esac | head -2000 | while read -r f; do
     if [ "$1" = notebook_fuzz ]; then  # mode byte 0 (raw notebook) or 2 (Databricks body)
       { if [[ $f == *.ipynb ]]; then printf '\x00'; else printf '\x02'; fi; cat "$f"; } >"$dir/$(basename "$f").seed"
+    elif [ "$1" = eventlog_fuzz ]; then  # mode byte 0 (plain) or 2 (zstd); 6 frames a plain log as lz4
+      { if [[ $f == *.zstd ]]; then printf '\x02'; else printf '\x00'; fi; cat "$f"; } >"$dir/$(basename "$f").seed"
     else
       cp "$f" "$dir/$(basename "$f").$RANDOM"
     fi
   done
   # An input of our own so that no seed directory is empty.
   printf 'df = spark.table("t")\nrows = df.collect()\n' >"$dir/minimal"
+  if [ "$1" = eventlog_fuzz ]; then  # small synthetic logs of our own, plain and framed
+    local g=$root/scripts/eventlog/gen_eventlog.py
+    python3 "$g" "$dir/.gen" --stages 2 --tasks 6 --skew-stage 1 --smj-bytes 9000,100 --gap-ms 20000
+    { printf '\x00'; cat "$dir/.gen"; } >"$dir/synthetic-plain"
+    { printf '\x06'; cat "$dir/.gen"; } >"$dir/synthetic-lz4"
+    { printf '\x07'; cat "$dir/.gen"; } >"$dir/synthetic-snappy"
+    rm -f "$dir/.gen"
+  fi
 }
 status=0
 for t in "${targets[@]}"; do

@@ -118,9 +118,10 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   for (const auto& f : r.findings) {
     ++n;
     const Diagnostic& d = f.diagnostic;
-    std::string explained =
-        f.explained_ms > 0 ? fmt::format("explains {}", format_ms(f.explained_ms)) : "time not estimated";
-    std::string of = f.stage_ms > 0 ? fmt::format(" of {}", format_ms(f.stage_ms)) : "";
+    std::string explained = f.explained_ms > 0 ? fmt::format("explains {}", format_ms(f.explained_ms))
+                            : f.stage_ms > 0   ? fmt::format("{} at stake, saving not estimated", format_ms(f.stage_ms))
+                                               : std::string("saving not estimated");
+    std::string of = f.explained_ms > 0 && f.stage_ms > 0 ? fmt::format(" of {}", format_ms(f.stage_ms)) : "";
     out += fmt::format("\n{}. {}{} [{}]{}: {}{}\n", n, markdown ? "**" : "", d.rule->name, d.rule->id,
                        markdown ? "**" : "", explained, of);
     out += fmt::format("   {}\n", d.message);
