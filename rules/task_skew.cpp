@@ -50,6 +50,10 @@ void check_task_skew(EventLogContext& ctx) {
     if (static_cast<double>(q.max) <= t.skew_ratio * static_cast<double>(q.median)) continue;
     const std::string& plan = ctx.plan_of(s);
     bool join = plan.find("SortMergeJoin") != std::string::npos || plan.find("ShuffledHashJoin") != std::string::npos;
+    if (auto x = ctx.app().sql.find(s.sql_execution); x != ctx.app().sql.end())
+      for (const auto& n : x->second.nodes)
+        join = join || n.name.find("SortMergeJoin") != std::string::npos ||
+               n.name.find("ShuffledHashJoin") != std::string::npos;
     std::string ops;
     for (std::size_t i = 0; i < s.operators.size() && i < 4; ++i) ops += (i > 0 ? ", " : "") + s.operators[i];
     std::string msg = fmt::format(
