@@ -19,7 +19,8 @@ Finds the stretches of a run between jobs (and before the first and after the la
 was running on the cluster, counting the gaps of at least `driver-gap-ms` (10 s), and reports them
 when they add up to more than `driver-ratio` (20 %) of the run and to at least `driver-min-ms` (30 s). It names the job that ended just
 before the longest gap (a `collect`, `toPandas` or `count` whose result the driver then worked on)
-and its line of code. The time it explains is the sum of those gaps.
+and its line of code. The time it explains is the sum of those gaps. Interactive shells
+(`spark-shell`, `pyspark`) are not judged: their gaps are someone typing.
 
 ## Why is this bad?
 While the driver loops over collected rows, trains a pandas model or sleeps, the executors are
@@ -47,6 +48,8 @@ void check_driver_bound(EventLogContext& ctx) {
   std::vector<const eventlog::Job*> jobs;
   for (const auto& [id, j] : app.jobs)
     if (j.submitted > 0 && j.completed >= j.submitted) jobs.push_back(&j);
+  // A shell's gaps are a person typing, not driver-side work.
+  if (app.name == "Spark shell" || app.name == "PySparkShell") return;
   std::int64_t start = app.started, wall = app.duration_ms();
   if (jobs.empty() || start <= 0 || wall <= 0) return;
   std::sort(jobs.begin(), jobs.end(), [](auto* a, auto* b) { return a->submitted < b->submitted; });

@@ -14,7 +14,8 @@ extern const RuleInfo kFailedStages{"PL029",
                                     FixAvailability::never,
                                     R"md(## What it does
 Reports each stage with a failed attempt (and how many attempts it took, with the first failure
-reason) and each stage whose tasks failed or were killed, with their count. The time it explains
+reason) and each stage whose tasks failed or were killed, with their count. Stages cancelled only
+because the application was shutting down (after the failure that ended it) are not repeated. The time it explains
 is the time the failed and killed tasks ran, spread over the application's cores, plus, for a
 retried stage, the duration of the attempts before the last.
 
@@ -44,6 +45,9 @@ void check_failed_stages(EventLogContext& ctx) {
     const auto& m = s.m;
     std::uint64_t bad_tasks = m.failed_tasks + m.killed_tasks;
     if (s.failed_attempts == 0 && bad_tasks == 0) continue;
+    // Stages cancelled because the application was going down are the failure's echo, not a failure.
+    if (bad_tasks == 0 && s.failure_reason.find("cancelled because SparkContext was shut down") != std::string::npos)
+      continue;
     std::string msg = fmt::format("stage {} ({})", s.id, s.name.empty() ? "unnamed" : s.name);
     if (s.failed_attempts > 0)
       msg += fmt::format(" failed {} time{} in {} attempt{}{}", s.failed_attempts, s.failed_attempts == 1 ? "" : "s",

@@ -16,7 +16,8 @@ extern const RuleInfo kGcPressure{"PL024",
 Finds stages whose tasks spent more than `gc-ratio` (10 %) of their time in JVM garbage
 collection, computed as the Spark UI does: GC time over task duration (launch to finish), not over
 executor run time, which GC can exceed. Only stages whose median task ran at least
-`gc-min-task-ms` (1 s) count: a 50 ms task with 10 ms of GC costs nothing worth tuning. The time
+`gc-min-task-ms` (1 s) count, and only when their GC adds up to `gc-min-ms` (10 s): a 50 ms task
+with 10 ms of GC costs nothing worth tuning. The time
 it explains is the stage's duration times its GC share.
 
 ## Why is this bad?
@@ -37,7 +38,7 @@ Kryo serialization, built-in functions instead of UDFs, more memory per core: GC
 Display only: the remedy is in the job's code or configuration.
 
 ## Options
-`--threshold KEY=VALUE` of `planlint eventlog`: `gc-ratio` (0.1), `gc-min-task-ms` (1000).
+`--threshold KEY=VALUE` of `planlint eventlog`: `gc-ratio` (0.1), `gc-min-task-ms` (1000), `gc-min-ms` (10000).
 )md"};
 
 void check_gc_pressure(EventLogContext& ctx) {
@@ -46,7 +47,7 @@ void check_gc_pressure(EventLogContext& ctx) {
     const auto& m = s.m;
     if (m.task_ms == 0 || static_cast<std::int64_t>(s.q.median) < t.gc_min_task_ms) continue;
     double share = static_cast<double>(m.gc_ms) / static_cast<double>(m.task_ms);
-    if (share <= t.gc_ratio) continue;
+    if (share <= t.gc_ratio || static_cast<std::int64_t>(m.gc_ms) < t.gc_min_ms) continue;
     std::string serializer = ctx.app().conf("spark.serializer");
     bool java = serializer.empty() || serializer.find("Kryo") == std::string::npos;
     std::string msg = fmt::format("stage {} ({}) spent {} of {} task time in GC ({:.0f} %)", s.id,

@@ -15,8 +15,9 @@ extern const RuleInfo kOversizedCluster{"PL027",
                                         Severity::warning,
                                         FixAvailability::never,
                                         R"md(## What it does
-Reports an application in which most tasks (more than half) ran under `tiny-task-ms` (100 ms)
-while its executors' cores were idle more than `idle-ratio` (50 %) of the run: core time used by
+Reports an application that ran at least `oversized-min-run-ms` (5 min) in which most tasks (more
+than half) ran under `tiny-task-ms` (100 ms) while its executors' cores were idle more than
+`idle-ratio` (50 %) of the run: core time used by
 tasks over cores × wall time. The time it explains is the run time times the idle share: the
 share of the cluster paid for and not used.
 
@@ -37,7 +38,7 @@ Use instead:
 Display only: the remedy is the cluster's size.
 
 ## Options
-`--threshold KEY=VALUE` of `planlint eventlog`: `tiny-task-ms` (100), `idle-ratio` (0.5).
+`--threshold KEY=VALUE` of `planlint eventlog`: `tiny-task-ms` (100), `idle-ratio` (0.5), `oversized-min-run-ms` (300000).
 )md"};
 
 void check_oversized_cluster(EventLogContext& ctx) {
@@ -50,7 +51,7 @@ void check_oversized_cluster(EventLogContext& ctx) {
     for (auto d : s.durations) tiny += static_cast<std::int64_t>(d) < t.tiny_task_ms ? 1 : 0;
   }
   std::int64_t wall = app.duration_ms();
-  if (tasks < 100 || wall <= 0 || app.max_cores() == 0) return;
+  if (tasks < 100 || wall < t.oversized_min_run_ms || app.max_cores() == 0) return;
   if (static_cast<double>(tiny) <= 0.5 * static_cast<double>(tasks)) return;
   double capacity = static_cast<double>(wall) * ctx.cores();
   double used = static_cast<double>(task_ms) / capacity;

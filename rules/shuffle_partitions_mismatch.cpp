@@ -18,7 +18,8 @@ extern const RuleInfo kShufflePartitionsMismatch{"PL026",
 Compares the partitions (tasks) of each stage that read a shuffle of at least `shuffle-min-bytes`
 (1 GiB) with the seed guides' formula `N = ceil(shuffle_MB / 128 / total_cores) × total_cores`,
 and reports counts off by more than `partition-tolerance` (2×), with the numbers. A configuration
-of `spark.sql.shuffle.partitions=auto` (Databricks) is not a mismatch. The time it explains, when
+of `spark.sql.shuffle.partitions=auto` (Databricks) is not a mismatch, and a log without executor
+events (no core count) is not judged. The time it explains, when
 there are too many partitions, is the measured task overhead (time outside run time) over the
 cores; with too few, the stage time beyond perfect parallelism (task time over the cores).
 
@@ -45,6 +46,7 @@ Display only: the remedy is in the job's configuration.
 void check_shuffle_partitions_mismatch(EventLogContext& ctx) {
   const auto& t = ctx.thresholds();
   if (ctx.app().conf("spark.sql.shuffle.partitions") == "auto") return;
+  if (ctx.app().max_cores() == 0) return;  // no executor in the log: the formula has no core count
   auto cores = static_cast<std::uint64_t>(ctx.cores());
   for (const auto& [id, s] : ctx.app().stages) {
     const auto& m = s.m;

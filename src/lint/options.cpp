@@ -81,6 +81,10 @@ std::string set_eventlog_threshold(EventLogThresholds& t, std::string_view key_v
     t.gc_ratio = v;
   else if (key == "gc-min-task-ms")
     t.gc_min_task_ms = as_int();
+  else if (key == "gc-min-ms")
+    t.gc_min_ms = as_int();
+  else if (key == "oversized-min-run-ms")
+    t.oversized_min_run_ms = as_int();
   else if (key == "tiny-task-ms")
     t.tiny_task_ms = as_int();
   else if (key == "tiny-task-min-count")

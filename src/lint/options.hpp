@@ -19,6 +19,7 @@ struct EventLogThresholds {
   std::uint64_t spill_min_bytes = 64ULL << 20;   // ... and at least this much spilled
   double gc_ratio = 0.1;                         // gc-pressure: GC time / task time
   std::int64_t gc_min_task_ms = 1'000;           // ... on stages whose median task runs this long
+  std::int64_t gc_min_ms = 10'000;               // ... and at least this much GC in the stage
   std::int64_t tiny_task_ms = 100;               // tiny-tasks and oversized-cluster: a task under this is tiny
   std::uint64_t tiny_task_min_count = 1'000;     // tiny-tasks: a stage with at least this many tasks
   std::int64_t tiny_stage_min_ms = 10'000;       // ... that ran at least this long
@@ -26,6 +27,7 @@ struct EventLogThresholds {
   double partition_tolerance = 2.0;              // ... and counts off the formula by more than this factor
   std::uint64_t target_partition_mb = 128;       // the formula's partition size
   double idle_ratio = 0.5;                       // oversized-cluster: cores idle more than this share
+  std::int64_t oversized_min_run_ms = 300'000;   // ... on a run at least this long
   std::int64_t driver_gap_ms = 10'000;           // driver-bound: gaps with no job running this long count
   double driver_ratio = 0.2;                     // ... when they add up to this share of the run
   std::int64_t driver_min_ms = 30'000;           // ... and to at least this long
