@@ -29,7 +29,7 @@ check "--exit-zero" "[[ $rc -eq 0 ]]"
 check "markdown has a table and a heading" "grep -q '^| stage | name' $tmp/out.md && grep -q '^## ' $tmp/out.md"
 "$planlint" eventlog --format json "$tmp/skew.log" >"$tmp/out.json"
 check "json is versioned and has the finding with its time" \
-  "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); a=d[\"applications\"][0]; f=a[\"findings\"][0]; assert d[\"version\"]==1 and f[\"rule\"]==\"task-skew\" and f[\"stage\"]==1 and f[\"explained_ms\"]>30000, f' $tmp/out.json"
+  "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); a=d[\"applications\"][0]; f=a[\"findings\"][0]; assert d[\"version\"]==1 and f[\"rule\"]==\"task-skew\" and f[\"stage\"]==1 and f[\"explained_ms\"]>30000, f; assert [e[\"cores\"] for e in a[\"executor_timeline\"]]==[8,16]' $tmp/out.json"
 "$planlint" eventlog --format sarif -o "$tmp/out.sarif" "$tmp/skew.log" "$tmp/tiny.log"; rc=$?
 check "sarif written, exit 1" "[[ $rc -eq 1 && -s $tmp/out.sarif ]]"
 if [[ -x "$validate" ]]; then check "sarif validates" "'$validate' $tmp/out.sarif >/dev/null"; fi

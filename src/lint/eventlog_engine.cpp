@@ -42,6 +42,10 @@ void lint_executed_plans(const eventlog::Application& app, const LintOptions& op
                               (x.description.empty() ? "" : ": " + x.description.substr(0, 80)) + ")";
       f.stage_ms = x.ended > x.started ? x.ended - x.started : 0;
       if (f.diagnostic.fix) f.fix = f.diagnostic.fix->title;
+      // The execution's description is its call site ("collect at /jobs/etl.py:42") when the code set none.
+      if (auto site = parse_call_site(x.description))
+        f.diagnostic.related.push_back({Location{site->file, site->line, 1, site->line, 1},
+                                        "SQL execution " + std::to_string(id) + " was called from here"});
       seen[key] = {out.size(), 0};
       out.push_back(std::move(f));
     }

@@ -87,6 +87,13 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
       "\nSpark {}, engine {}, ran {}{}, up to {} cores on {} node{}; {} jobs, {} stages, {} SQL executions\n", version,
       app.engine(), format_ms(app.duration_ms()), app.complete ? "" : " (incomplete log)", app.max_cores(), app.nodes(),
       app.nodes() == 1 ? "" : "s", app.jobs.size(), app.stages.size(), app.sql.size());
+  {
+    int added = 0, removed = 0;
+    for (const auto& c : app.executors) (c.cores >= 0 ? added : removed) += 1;
+    if (added > 0)
+      out += fmt::format("Executors: {} added, {} removed over the run; at most {} cores at once\n", added, removed,
+                         app.max_cores());
+  }
   out += fmt::format(
       "Configuration: AQE {}, spark.sql.shuffle.partitions {}, broadcast threshold {}, serializer {}, Arrow {}\n",
       on_off(app.conf("spark.sql.adaptive.enabled"), app.spark_version >= "3.2" ? "true" : "false"),
@@ -185,6 +192,12 @@ std::string render_eventlog_json(const std::vector<const EventLogResult*>& resul
     j["bytes"] = a.bytes;
     j["malformed_lines"] = a.malformed_lines;
     j["explained_ms"] = r->explained_ms();
+    auto& timeline = j["executor_timeline"] = nlohmann::ordered_json::array();  // cores alive after each change
+    int alive = 0;
+    for (const auto& c : a.executors) {
+      alive += c.cores;
+      timeline.push_back({{"time_ms", c.time}, {"executor", c.id}, {"cores_change", c.cores}, {"cores", alive}});
+    }
     auto& probs = j["problems"] = nlohmann::ordered_json::array();
     for (const auto& p : a.problems) probs.push_back({{"line", p.line}, {"message", p.message}});
     auto& conf = j["config"] = nlohmann::ordered_json::object();
