@@ -32,6 +32,7 @@ constexpr const char* kFooter = R"(Examples:
   planlint --format sarif -o planlint.sarif plans/
   planlint --select redundant-shuffle,missing-broadcast plan.txt
   planlint rules                        list every rule;  planlint rule NAME  prints its documentation
+  planlint eventlog app.zstd            diagnose a finished application from its event log
 
 Fixes: --fix applies safe fixes, --unsafe-fixes adds the unsafe ones, --diff shows them without writing.
 Suppress a finding with `# noqa: RULE` at the end of its line, or `# planlint: noqa: RULE` for a file.
