@@ -9,19 +9,11 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "fuzz_util.hpp"
 #include "lint/config.hpp"
 #include "lint/engine.hpp"
 
-namespace {
-std::filesystem::path scratch() {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("planlint-fuzz-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-}  // namespace
+using planlint::fuzz::scratch;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);

@@ -17,16 +17,7 @@
 #include "lint/eventlog_engine.hpp"
 #include "lint/report_eventlog.hpp"
 
-namespace {
-std::filesystem::path scratch() {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("planlint-fuzz-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-}  // namespace
+using planlint::fuzz::scratch;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

@@ -2,13 +2,27 @@
 // parse back (a report that is not valid JSON is a bug, whatever the input bytes were).
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "lint/report.hpp"
 
 namespace planlint::fuzz {
+
+// A per-process scratch folder for targets that hand planlint a file, as it reads inputs.
+inline std::filesystem::path scratch() {
+  static const std::filesystem::path dir = [] {
+    auto d = std::filesystem::temp_directory_path() / ("planlint-fuzz-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
 
 inline void check_reports(const std::vector<lint::FileResult>& results) {
   lint::ReportOptions ro;

@@ -208,6 +208,30 @@ class ZstdStream final : public ByteStream {
   bool done_ = false;
 };
 
+// The Java stream framings: a chunk at a time from the compressed bytes, until the end of the file
+// or the first damaged chunk (which ends the stream with its error).
+class ChunkedStream : public ByteStream {
+ public:
+  explicit ChunkedStream(File f) : in_(std::move(f)) {}
+  bool read(std::string& out) final {
+    if (!error_.empty()) return false;
+    if (in_.at_end()) {
+      error_ = in_.error();
+      return false;
+    }
+    return read_chunk(out);
+  }
+
+ protected:
+  virtual bool read_chunk(std::string& out) = 0;
+  bool fail(std::string message) {
+    error_ = std::move(message);
+    return false;
+  }
+  RawInput
+      in_;  // NOLINT(cppcoreguidelines-non-private-member-variables-in-classes,misc-non-private-member-variables-in-classes)
+};
+
 // lz4-java's LZ4BlockOutputStream: "LZ4Block", a token (method | level), compressed and original
 // lengths and the xxhash32 (seed 0x9747b28c, low 28 bits) of the original, little endian; an empty
 // block ends a stream, and streams may follow one another.
@@ -217,15 +241,12 @@ constexpr std::uint32_t kLz4Seed = 0x9747b28c;
 constexpr unsigned kLz4Raw = 0x10;
 constexpr unsigned kLz4Compressed = 0x20;
 
-class Lz4BlockStream final : public ByteStream {
+class Lz4BlockStream final : public ChunkedStream {
  public:
-  explicit Lz4BlockStream(File f) : in_(std::move(f)) {}
-  bool read(std::string& out) override {
-    if (!error_.empty()) return false;
-    if (in_.at_end()) {
-      error_ = in_.error();
-      return false;
-    }
+  explicit Lz4BlockStream(File f) : ChunkedStream(std::move(f)) {}
+
+ private:
+  bool read_chunk(std::string& out) override {
     if (!in_.need(kLz4Header)) return fail("lz4 stream is truncated inside a block header");
     const char* h = in_.data();
     if (std::string_view(h, 8) != kLz4Magic) return fail("not an lz4-java block stream (no LZ4Block magic)");
@@ -257,13 +278,6 @@ class Lz4BlockStream final : public ByteStream {
     in_.consume(kLz4Header + clen);
     return true;
   }
-
- private:
-  bool fail(std::string message) {
-    error_ = std::move(message);
-    return false;
-  }
-  RawInput in_;
 };
 
 // snappy-java's SnappyOutputStream: a 16-byte header (0x82 "SNAPPY" 0, version and compatible
@@ -272,15 +286,12 @@ class Lz4BlockStream final : public ByteStream {
 constexpr std::array<unsigned char, 8> kSnappyMagic{0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
 constexpr std::size_t kSnappyHeader = 16;
 
-class SnappyJavaStream final : public ByteStream {
+class SnappyJavaStream final : public ChunkedStream {
  public:
-  explicit SnappyJavaStream(File f) : in_(std::move(f)) {}
-  bool read(std::string& out) override {
-    if (!error_.empty()) return false;
-    if (in_.at_end()) {
-      error_ = in_.error();
-      return false;
-    }
+  explicit SnappyJavaStream(File f) : ChunkedStream(std::move(f)) {}
+
+ private:
+  bool read_chunk(std::string& out) override {
     if (in_.available() >= kSnappyMagic.size() && std::memcmp(in_.data(), kSnappyMagic.data(), 8) == 0) {
       if (!in_.need(kSnappyHeader)) return fail("snappy stream is truncated inside its header");
       in_.consume(kSnappyHeader);
@@ -305,25 +316,16 @@ class SnappyJavaStream final : public ByteStream {
     return true;
   }
 
- private:
-  bool fail(std::string message) {
-    error_ = std::move(message);
-    return false;
-  }
-  RawInput in_;
   bool header_seen_ = false;
 };
 
 // compress-lzf's LZFOutputStream: chunks "ZV" 0 <len16> data (stored) or "ZV" 1 <clen16> <len16> data.
-class LzfStream final : public ByteStream {
+class LzfStream final : public ChunkedStream {
  public:
-  explicit LzfStream(File f) : in_(std::move(f)) {}
-  bool read(std::string& out) override {
-    if (!error_.empty()) return false;
-    if (in_.at_end()) {
-      error_ = in_.error();
-      return false;
-    }
+  explicit LzfStream(File f) : ChunkedStream(std::move(f)) {}
+
+ private:
+  bool read_chunk(std::string& out) override {
     if (!in_.need(5)) return fail("lzf stream is truncated inside a chunk header");
     const char* h = in_.data();
     if (h[0] != 'Z' || h[1] != 'V' || (h[2] != 0 && h[2] != 1)) return fail("not an lzf stream (no ZV chunk header)");
@@ -348,13 +350,6 @@ class LzfStream final : public ByteStream {
     in_.consume(7 + clen);
     return true;
   }
-
- private:
-  bool fail(std::string message) {
-    error_ = std::move(message);
-    return false;
-  }
-  RawInput in_;
 };
 
 }  // namespace

@@ -59,6 +59,20 @@ std::string_view short_event(std::string_view e) {
   return dot == std::string_view::npos ? e : e.substr(dot + 1);
 }
 
+// Calls f(key, value) for each field of an object, from its first field (a document's root object
+// may have been looked into already).
+template <typename F>
+simdjson::error_code each_field(od::object& o, F&& f) {
+  bool ignored = false;
+  if (auto e = o.reset().get(ignored); e != simdjson::SUCCESS) return e;
+  for (auto field : o) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+    f(key, field.value());
+  }
+  return simdjson::SUCCESS;
+}
+
 class Builder {
  public:
   explicit Builder(Application& app) : app_(app) {}
@@ -305,22 +319,18 @@ class Builder {
   simdjson::error_code job_start(od::object& doc) {
     Job job;
     job.line = line_no_;
-    bool ignored = false;
-    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
-    for (auto field : doc) {
-      std::string_view key;
-      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+    auto fields = each_field(doc, [&](std::string_view key, od::value value) {
       if (key == "Job ID")
-        job.id = static_cast<int>(num(field.value()));
+        job.id = static_cast<int>(num(value));
       else if (key == "Submission Time")
-        job.submitted = num(field.value());
+        job.submitted = num(value);
       else if (key == "Stage IDs") {
         od::array ids;
-        if (field.value().get_array().get(ids) != simdjson::SUCCESS) continue;
+        if (value.get_array().get(ids) != simdjson::SUCCESS) return;
         for (auto id : ids) job.stages.push_back(static_cast<int>(num(id)));
       } else if (key == "Properties") {
         od::object props;
-        if (field.value().get_object().get(props) != simdjson::SUCCESS) continue;
+        if (value.get_object().get(props) != simdjson::SUCCESS) return;
         for (auto p : props) {
           std::string_view k;
           if (p.unescaped_key().get(k) != simdjson::SUCCESS) break;
@@ -331,7 +341,8 @@ class Builder {
           job.sql_execution = id;
         }
       }
-    }
+    });
+    if (fields != simdjson::SUCCESS) return fields;
     for (int sid : job.stages) {
       Stage& s = stage_at(sid);
       s.job = job.id;
@@ -365,24 +376,21 @@ class Builder {
     std::string description, details, plan;
     std::vector<PlanMetricNode> nodes;
     std::int64_t time = 0;
-    bool ignored = false;
-    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
-    for (auto field : doc) {
-      std::string_view key;
-      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+    auto fields = each_field(doc, [&](std::string_view key, od::value value) {
       if (key == "executionId")
-        id = num(field.value());
+        id = num(value);
       else if (key == "description")
-        description = str(field.value());
+        description = str(value);
       else if (key == "details")
-        details = str(field.value());
+        details = str(value);
       else if (key == "physicalPlanDescription")
-        plan = str(field.value());
+        plan = str(value);
       else if (key == "time")
-        time = num(field.value());
+        time = num(value);
       else if (key == "sparkPlanInfo")
-        plan_info(field.value(), nodes);
-    }
+        plan_info(value, nodes);
+    });
+    if (fields != simdjson::SUCCESS) return fields;
     if (id < 0) return simdjson::NO_SUCH_FIELD;
     SqlExecution& x = sql_at(id);
     x.description = std::move(description);
@@ -400,18 +408,15 @@ class Builder {
     std::int64_t id = -1;
     std::string plan;
     std::vector<PlanMetricNode> nodes;
-    bool ignored = false;
-    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
-    for (auto field : doc) {
-      std::string_view key;
-      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+    auto fields = each_field(doc, [&](std::string_view key, od::value value) {
       if (key == "executionId")
-        id = num(field.value());
+        id = num(value);
       else if (key == "physicalPlanDescription")
-        plan = str(field.value());
+        plan = str(value);
       else if (key == "sparkPlanInfo")
-        plan_info(field.value(), nodes);
-    }
+        plan_info(value, nodes);
+    });
+    if (fields != simdjson::SUCCESS) return fields;
     if (id < 0 || plan.empty()) return simdjson::SUCCESS;
     SqlExecution& x = sql_at(id);
     x.plan = std::move(plan);
@@ -501,23 +506,20 @@ class Builder {
 
   simdjson::error_code executor(od::object& doc, bool added) {
     ExecutorChange c;
-    bool ignored = false;
-    if (auto e = doc.reset().get(ignored); e != simdjson::SUCCESS) return e;
-    for (auto field : doc) {
-      std::string_view key;
-      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+    auto fields = each_field(doc, [&](std::string_view key, od::value value) {
       if (key == "Timestamp")
-        c.time = num(field.value());
+        c.time = num(value);
       else if (key == "Executor ID")
-        c.id = str(field.value());
+        c.id = str(value);
       else if (key == "Executor Info" && added) {
         od::object info;
-        if (field.value().get_object().get(info) == simdjson::SUCCESS) {
+        if (value.get_object().get(info) == simdjson::SUCCESS) {
           c.host = str(info["Host"]);
           c.cores = static_cast<int>(num(info["Total Cores"]));
         }
       }
-    }
+    });
+    if (fields != simdjson::SUCCESS) return fields;
     if (added) {
       cores_[c.id] = c.cores;
     } else {
