@@ -65,6 +65,9 @@ check "a missing log is exit 2" "[[ $rc -eq 2 ]] && grep -q 'missing.zstd' $tmp/
 check "--threshold raises the bar" "[[ $rc -eq 0 ]]"
 "$planlint" eventlog --threshold bogus=1 "$tmp/skew.log" 2>"$tmp/err.txt"; rc=$?
 check "--threshold with an unknown key is a usage error" "[[ $rc -eq 2 ]] && grep -q 'unknown threshold' $tmp/err.txt"
+for key in $("$planlint" eventlog --help | tr -d '\n' | grep -o 'KEY=VALUE ([^)]*)' | sed 's/KEY=VALUE (//; s/)//; s/,//g'); do
+  "$planlint" eventlog --exit-zero --threshold "$key=5" "$tmp/fixed.log" >/dev/null 2>&1 || { echo "FAIL: --threshold $key (listed in --help) refused"; fail=1; }
+done
 "$planlint" eventlog --format json "$tmp/skew.log" -o /dev/full 2>/dev/null; rc=$?
 check "a failed report write is exit 2" "[[ $rc -eq 2 ]]"
 

@@ -75,7 +75,8 @@ lint::FileResult lint_one_unguarded(const Input& in) {
   // An event log passed to plain `planlint` is diagnosed as `planlint eventlog` would, its findings
   // reported like any other file's.
   std::error_code ec;
-  if (!in.from_stdin && std::filesystem::is_regular_file(in.path, ec) && eventlog::is_event_log_path(in.path))
+  if (!in.from_stdin && !lint::is_source_path(in.path) && std::filesystem::is_regular_file(in.path, ec) &&
+      eventlog::is_event_log_path(in.path))
     return lint::to_file_result(lint::analyze_event_log(in.path, in.options), in.options);
   std::string text, error;
   if (!read_all(in, text, error)) {

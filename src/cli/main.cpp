@@ -169,11 +169,7 @@ int run(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   ev->add_option("--threshold", ev_thresholds,
-                 "Override a diagnosis threshold, KEY=VALUE (skew-ratio, skew-min-task-ms, spill-ratio, "
-                 "spill-min-bytes, gc-ratio, gc-min-task-ms, gc-min-ms, oversized-min-run-ms, tiny-task-ms, "
-                 "tiny-task-min-count, tiny-stage-min-ms, "
-                 "shuffle-min-bytes, "
-                 "partition-tolerance, target-partition-mb, idle-ratio, driver-gap-ms, driver-ratio, driver-min-ms)")
+                 "Override a diagnosis threshold, KEY=VALUE (" + lint::eventlog_threshold_keys() + ")")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);

@@ -42,11 +42,10 @@ void Application::finish() {
     if (j.submitted > 0 && (first_event_time == 0 || j.submitted < first_event_time)) first_event_time = j.submitted;
     last_event_time = std::max(last_event_time, j.completed);
   }
-  for (auto& [id, x] : sql) {
-    x.jobs.clear();
-    for (const auto& [jid, j] : jobs)
-      if (j.sql_execution == id) x.jobs.push_back(jid);
-  }
+  // Jobs name their SQL execution; it may start after them in the log, so they are joined here.
+  for (auto& [id, x] : sql) x.jobs.clear();
+  for (const auto& [jid, j] : jobs)
+    if (auto it = sql.find(j.sql_execution); it != sql.end()) it->second.jobs.push_back(jid);
 }
 
 std::int64_t Application::duration_ms() const {
@@ -80,6 +79,15 @@ int Application::nodes() const {
     if (c.cores > 0 && c.id != "driver" && std::find(hosts.begin(), hosts.end(), c.host) == hosts.end())
       hosts.push_back(c.host);
   return static_cast<int>(hosts.size()) + 1;
+}
+
+std::vector<const Stage*> Application::slowest_stages(std::size_t n) const {
+  std::vector<const Stage*> v;
+  v.reserve(stages.size());
+  for (const auto& [id, s] : stages) v.push_back(&s);
+  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->duration_ms() > b->duration_ms(); });
+  if (v.size() > n) v.resize(n);
+  return v;
 }
 
 std::string Application::engine() const {

@@ -108,8 +108,10 @@ struct Application {
   // After reading: quantiles, and whatever needs the whole log.
   void finish();
   [[nodiscard]] std::int64_t duration_ms() const;
-  [[nodiscard]] int max_cores() const;       // the most cores alive at once
-  [[nodiscard]] int nodes() const;           // distinct executor hosts, plus the driver
+  [[nodiscard]] int max_cores() const;  // the most cores alive at once
+  [[nodiscard]] int nodes() const;
+  [[nodiscard]] std::vector<const Stage*> slowest_stages(
+      std::size_t n) const;                  // longest first           // distinct executor hosts, plus the driver
   [[nodiscard]] std::string engine() const;  // "photon", "rapids" or "spark"
   [[nodiscard]] std::string conf(const std::string& key, const std::string& fallback = {}) const;
 };

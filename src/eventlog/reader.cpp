@@ -348,7 +348,6 @@ class Builder {
       s.job = job.id;
       s.sql_execution = job.sql_execution;
     }
-    if (auto it = app_.sql.find(job.sql_execution); it != app_.sql.end()) it->second.jobs.push_back(job.id);
     int id = job.id;
     app_.jobs[id] = std::move(job);
     return simdjson::SUCCESS;

@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 std::int64_t EventLogResult::explained_ms() const {
   std::int64_t total = 0;
   for (const auto& f : findings) total += f.explained_ms;
-  return std::min(total, std::max<std::int64_t>(app.duration_ms(), 0) > 0 ? app.duration_ms() : total);
+  std::int64_t run = app.duration_ms();
+  return run > 0 ? std::min(total, run) : total;  // findings overlap: never more than the run
 }
 
 namespace {

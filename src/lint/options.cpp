@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
+#include <variant>
 
 #include "plan/operator_fields.hpp"
 
@@ -58,54 +60,65 @@ std::vector<std::string> unknown_selectors(const LintOptions& options) {
   return out;
 }
 
+namespace {
+
+// Every --threshold key, in the order --help lists them: one table for parsing and for the help.
+struct ThresholdKey {
+  std::string_view key;
+  std::variant<double EventLogThresholds::*, std::int64_t EventLogThresholds::*, std::uint64_t EventLogThresholds::*>
+      member;
+  double min = 0;  // tolerances and sizes must be at least 1
+};
+
+const ThresholdKey kThresholdKeys[] = {
+    {"skew-ratio", &EventLogThresholds::skew_ratio},
+    {"skew-min-task-ms", &EventLogThresholds::skew_min_task_ms},
+    {"spill-ratio", &EventLogThresholds::spill_ratio},
+    {"spill-min-bytes", &EventLogThresholds::spill_min_bytes},
+    {"gc-ratio", &EventLogThresholds::gc_ratio},
+    {"gc-min-task-ms", &EventLogThresholds::gc_min_task_ms},
+    {"gc-min-ms", &EventLogThresholds::gc_min_ms},
+    {"oversized-min-run-ms", &EventLogThresholds::oversized_min_run_ms},
+    {"tiny-task-ms", &EventLogThresholds::tiny_task_ms},
+    {"tiny-task-min-count", &EventLogThresholds::tiny_task_min_count},
+    {"tiny-stage-min-ms", &EventLogThresholds::tiny_stage_min_ms},
+    {"shuffle-min-bytes", &EventLogThresholds::shuffle_min_bytes},
+    {"partition-tolerance", &EventLogThresholds::partition_tolerance, 1},
+    {"target-partition-mb", &EventLogThresholds::target_partition_mb, 1},
+    {"idle-ratio", &EventLogThresholds::idle_ratio},
+    {"driver-gap-ms", &EventLogThresholds::driver_gap_ms},
+    {"driver-ratio", &EventLogThresholds::driver_ratio},
+    {"driver-min-ms", &EventLogThresholds::driver_min_ms},
+};
+
+}  // namespace
+
+std::string eventlog_threshold_keys() {
+  std::string out;
+  for (const auto& k : kThresholdKeys) out += (out.empty() ? "" : ", ") + std::string(k.key);
+  return out;
+}
+
 std::string set_eventlog_threshold(EventLogThresholds& t, std::string_view key_value) {
   auto eq = key_value.find('=');
   if (eq == std::string_view::npos) return "expected KEY=VALUE";
-  std::string key(key_value.substr(0, eq));
+  std::string_view key = key_value.substr(0, eq);
   std::string value(key_value.substr(eq + 1));
   char* end = nullptr;
   double v = std::strtod(value.c_str(), &end);
   if (value.empty() || end == nullptr || *end != '\0' || !(v >= 0))
     return "'" + value + "' is not a non-negative number";
-  auto as_int = [&] { return static_cast<std::int64_t>(v); };
-  auto as_u = [&] { return static_cast<std::uint64_t>(v); };
-  if (key == "skew-ratio")
-    t.skew_ratio = v;
-  else if (key == "skew-min-task-ms")
-    t.skew_min_task_ms = as_int();
-  else if (key == "spill-ratio")
-    t.spill_ratio = v;
-  else if (key == "spill-min-bytes")
-    t.spill_min_bytes = as_u();
-  else if (key == "gc-ratio")
-    t.gc_ratio = v;
-  else if (key == "gc-min-task-ms")
-    t.gc_min_task_ms = as_int();
-  else if (key == "gc-min-ms")
-    t.gc_min_ms = as_int();
-  else if (key == "oversized-min-run-ms")
-    t.oversized_min_run_ms = as_int();
-  else if (key == "tiny-task-ms")
-    t.tiny_task_ms = as_int();
-  else if (key == "tiny-task-min-count")
-    t.tiny_task_min_count = as_u();
-  else if (key == "tiny-stage-min-ms")
-    t.tiny_stage_min_ms = as_int();
-  else if (key == "shuffle-min-bytes")
-    t.shuffle_min_bytes = as_u();
-  else if (key == "partition-tolerance" && v >= 1)
-    t.partition_tolerance = v;
-  else if (key == "target-partition-mb" && v >= 1)
-    t.target_partition_mb = as_u();
-  else if (key == "idle-ratio")
-    t.idle_ratio = v;
-  else if (key == "driver-gap-ms")
-    t.driver_gap_ms = as_int();
-  else if (key == "driver-ratio")
-    t.driver_ratio = v;
-  else
-    return "unknown threshold (or a value below 1 for a tolerance or size)";
-  return {};
+  for (const auto& k : kThresholdKeys) {
+    if (k.key != key || v < k.min) continue;
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_reference_t<decltype(t.*member)>;
+          t.*member = static_cast<T>(v);
+        },
+        k.member);
+    return {};
+  }
+  return "unknown threshold (or a value below 1 for a tolerance or size)";
 }
 
 }  // namespace planlint::lint

@@ -56,6 +56,8 @@ std::optional<double> parse_size(std::string_view text);
 
 // "skew-ratio=3": sets one threshold; the error, or "".
 std::string set_eventlog_threshold(EventLogThresholds& t, std::string_view key_value);
+// The keys --threshold accepts, comma-separated, for --help.
+std::string eventlog_threshold_keys();
 
 bool selector_matches(const std::string& selector, const RuleInfo& rule);
 // Selectors that match no rule, for a usage error.

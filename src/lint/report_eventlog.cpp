@@ -56,14 +56,6 @@ std::string shorten(const std::string& s, std::size_t n) { return s.size() <= n 
 
 std::string on_off(const std::string& v, const std::string& dflt) { return v.empty() ? dflt + " (default)" : v; }
 
-std::vector<const Stage*> slowest_stages(const Application& app, std::size_t n) {
-  std::vector<const Stage*> v;
-  for (const auto& [id, s] : app.stages) v.push_back(&s);
-  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->duration_ms() > b->duration_ms(); });
-  if (v.size() > n) v.resize(n);
-  return v;
-}
-
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "-" : fmt::format("{:.0f} %", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
@@ -108,7 +100,7 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   out += fmt::format("\n{}Slowest stages\n", h2);
   if (!markdown) out += "\n";
   std::vector<std::vector<std::string>> rows;
-  for (const Stage* s : slowest_stages(app, 5)) {
+  for (const Stage* s : app.slowest_stages(5)) {
     rows.push_back({std::to_string(s->id), shorten(s->name, 48), format_ms(s->duration_ms()),
                     std::to_string(s->m.tasks), format_ms(s->q.median), format_ms(s->q.max),
                     format_bytes(s->m.input_bytes), format_bytes(s->m.shuffle_read_bytes),

@@ -112,10 +112,7 @@ std::string render_eventlog_html(const std::vector<const EventLogResult*>& resul
     }
     out += "<h2>Stage timeline</h2>\n" + timeline(app);
     out += "<h2>Task durations of the slowest stages</h2>\n";
-    std::vector<const eventlog::Stage*> slow;
-    for (const auto& [id, s] : app.stages) slow.push_back(&s);
-    std::stable_sort(slow.begin(), slow.end(), [](auto* a, auto* b) { return a->duration_ms() > b->duration_ms(); });
-    for (std::size_t i = 0; i < slow.size() && i < 3; ++i) out += histogram(*slow[i]);
+    for (const auto* s : app.slowest_stages(3)) out += histogram(*s);
     out += "<h2>Diagnoses</h2>\n<table><tr><th>#</th><th>rule</th><th>explains</th><th>finding</th><th>fix</th></tr>\n";
     int n = 0;
     for (const auto& f : r->findings)
