@@ -10,11 +10,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kAqeDisabled{"PL006",
+extern const RuleInfo kAqeDisabled{"SPK302",
                                    "aqe-disabled",
                                    "Adaptive query execution is off for a plan that shuffles",
                                    Severity::warning,
                                    FixAvailability::sometimes,
+                                   Impact::high,
                                    R"md(## What it does
 Reports a physical plan that shuffles but has no `AdaptiveSparkPlan` at its root: adaptive query
 execution (`spark.sql.adaptive.enabled`) was off when it was planned. Points at the plan's root.

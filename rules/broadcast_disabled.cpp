@@ -5,11 +5,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kBroadcastDisabled{"PL012",
+extern const RuleInfo kBroadcastDisabled{"SPK303",
                                          "broadcast-disabled",
                                          "Automatic broadcast joins are turned off",
                                          Severity::warning,
                                          FixAvailability::never,
+                                         Impact::medium,
                                          R"md(## What it does
 Finds `spark.sql.autoBroadcastJoinThreshold` set to `-1` (or any negative number) with
 `spark.conf.set`, `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` /

@@ -14,11 +14,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kBroadcastTooLarge{"PL018",
+extern const RuleInfo kBroadcastTooLarge{"SPK103",
                                          "broadcast-too-large",
                                          "A broadcast side is too large for the driver and every executor",
                                          Severity::warning,
                                          FixAvailability::never,
+                                         Impact::high,
                                          R"md(## What it does
 Plans: a `BroadcastExchange` (or its `BroadcastQueryStage`) whose estimated or measured size,
 `Statistics(sizeInBytes=...)`, is over 1 GiB, and a logical `Join` hinted to broadcast a side of

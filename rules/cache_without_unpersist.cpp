@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kCacheWithoutUnpersist{"PL015",
+extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
                                              "cache-without-unpersist",
                                              "A cached DataFrame is never unpersisted",
                                              Severity::info,
                                              FixAvailability::never,
+                                             Impact::low,
                                              R"md(## What it does
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
 `.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either).

@@ -8,11 +8,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kCartesianJoin{"PL007",
+extern const RuleInfo kCartesianJoin{"SPK104",
                                      "cartesian-join",
                                      "Every row of one side is paired with every row of the other",
                                      Severity::warning,
                                      FixAvailability::never,
+                                     Impact::high,
                                      R"md(## What it does
 Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no equality between the
 two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global

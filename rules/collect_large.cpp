@@ -5,11 +5,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kCollectLarge{"PL011",
+extern const RuleInfo kCollectLarge{"SPK203",
                                     "collect-large",
                                     "All rows of a DataFrame are pulled into the driver",
                                     Severity::warning,
                                     FixAvailability::never,
+                                    Impact::high,
                                     R"md(## What it does
 Finds `collect()`, `toPandas()` and `rdd.collect()` (also as the iterable of a `for` loop) on a
 DataFrame that nothing bounds: not a global aggregate (`agg(...)` without `groupBy`,

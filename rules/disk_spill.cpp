@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kDiskSpill{"PL023",
+extern const RuleInfo kDiskSpill{"SPK902",
                                  "disk-spill",
                                  "A stage spilled to disk more than a tenth of what it read",
                                  Severity::warning,
                                  FixAvailability::never,
+                                 Impact::high,
                                  R"md(## What it does
 Finds stages whose tasks spilled to disk more than `spill-ratio` (0.1) of the shuffle data they
 read (of their input when they read no shuffle), and at least `spill-min-bytes` (64 MiB). The time

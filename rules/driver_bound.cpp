@@ -9,11 +9,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kDriverBound{"PL028",
+extern const RuleInfo kDriverBound{"SPK907",
                                    "driver-bound",
                                    "Long gaps with no job running: the driver did the work",
                                    Severity::warning,
                                    FixAvailability::never,
+                                   Impact::high,
                                    R"md(## What it does
 Finds the stretches of a run between jobs (and before the first and after the last) when no job
 was running on the cluster, counting the gaps of at least `driver-gap-ms` (10 s), and reports them

@@ -5,11 +5,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kEventLogSyntax{"PL021",
+extern const RuleInfo kEventLogSyntax{"SPK002",
                                       "eventlog-syntax",
                                       "A line of an event log could not be read",
                                       Severity::error,
                                       FixAvailability::never,
+                                      Impact::low,
                                       R"md(## What it does
 Reports a line of a Spark event log that is not a JSON event: a driver log line mixed into the
 file, a line cut short because the application was still running (or crashed) when the log was

@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kFailedStages{"PL029",
+extern const RuleInfo kFailedStages{"SPK908",
                                     "failed-stages",
                                     "Stages failed or were retried, or their tasks failed",
                                     Severity::warning,
                                     FixAvailability::never,
+                                    Impact::medium,
                                     R"md(## What it does
 Reports each stage with a failed attempt (and how many attempts it took, with the first failure
 reason) and each stage whose tasks failed or were killed, with their count. Stages cancelled only

@@ -14,11 +14,12 @@ using plan::OpKind;
 using plan::PlanNode;
 
 extern const RuleInfo kFilterAfterUdf{
-    "PL002",
+    "SPK202",
     "filter-after-udf",
     "Rows are filtered after a Python UDF ran on them, by conditions that do not need it",
     Severity::warning,
     FixAvailability::sometimes,
+    Impact::high,
     R"md(## What it does
 Finds a `Filter` above a `BatchEvalPython` / `ArrowEvalPython` whose condition, or some of its AND-ed
 conjuncts, do not use the UDF's output. It names the conjuncts that could run before the UDF.

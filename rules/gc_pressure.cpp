@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kGcPressure{"PL024",
+extern const RuleInfo kGcPressure{"SPK903",
                                   "gc-pressure",
                                   "A stage's tasks spent more than a tenth of their time in GC",
                                   Severity::warning,
                                   FixAvailability::never,
+                                  Impact::medium,
                                   R"md(## What it does
 Finds stages whose tasks spent more than `gc-ratio` (10 %) of their time in JVM garbage
 collection, computed as the Spark UI does: GC time over task duration (launch to finish), not over

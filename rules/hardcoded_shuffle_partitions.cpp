@@ -12,11 +12,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kHardcodedShufflePartitions{"PL005",
+extern const RuleInfo kHardcodedShufflePartitions{"SPK301",
                                                   "hardcoded-shuffle-partitions",
                                                   "Shuffles use a fixed partition count that nothing adapts",
                                                   Severity::warning,
                                                   FixAvailability::never,
+                                                  Impact::medium,
                                                   R"md(## What it does
 Plans: the first hash shuffle of a plan without AQE whose count someone chose, i.e. not Spark's
 default 200 (that is at most part of an `aqe-disabled` finding), with the chosen counts. Round-robin

@@ -6,11 +6,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kJoinKeyCast{"PL009",
+extern const RuleInfo kJoinKeyCast{"SPK105",
                                    "join-key-cast",
                                    "Join keys have different types and one side is cast",
                                    Severity::warning,
                                    FixAvailability::never,
+                                   Impact::medium,
                                    R"md(## What it does
 Finds joins where a key is wrapped in `cast(...)` on one side and not on the other: the two columns
 have different types (say `int` and `bigint`, or `string` and `int`), so Spark converts one side row

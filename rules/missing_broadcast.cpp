@@ -11,11 +11,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kMissingBroadcast{"PL004",
+extern const RuleInfo kMissingBroadcast{"SPK102",
                                         "missing-broadcast",
                                         "A small table is joined with a shuffle instead of a broadcast",
                                         Severity::warning,
                                         FixAvailability::sometimes,
+                                        Impact::high,
                                         R"md(## What it does
 Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small: its
 `Statistics(sizeInBytes=...)` is at or under the broadcast threshold, it is a `LocalTableScan`

@@ -9,11 +9,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kOversizedCluster{"PL027",
+extern const RuleInfo kOversizedCluster{"SPK906",
                                         "oversized-cluster",
                                         "Most tasks ran under 100 ms while most cores sat idle",
                                         Severity::warning,
                                         FixAvailability::never,
+                                        Impact::high,
                                         R"md(## What it does
 Reports an application that ran at least `oversized-min-run-ms` (5 min) in which most tasks (more
 than half) ran under `tiny-task-ms` (100 ms) while its executors' cores were idle more than

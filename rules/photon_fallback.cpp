@@ -13,11 +13,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kPhotonFallback{"PL019",
+extern const RuleInfo kPhotonFallback{"SPK601",
                                       "photon-fallback",
                                       "Part of a Photon query runs outside Photon",
                                       Severity::warning,
                                       FixAvailability::never,
+                                      Impact::medium,
                                       R"md(## What it does
 In a Databricks plan that uses Photon (operators named `Photon...`), finds the work that does not run
 in Photon: Python UDF evaluation (`BatchEvalPython`, `ArrowEvalPython`, ...), and other non-Photon

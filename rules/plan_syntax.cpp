@@ -5,11 +5,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kPlanSyntax{"PL000",
+extern const RuleInfo kPlanSyntax{"SPK000",
                                   "plan-syntax",
                                   "A line of plan text could not be read",
                                   Severity::error,
                                   FixAvailability::never,
+                                  Impact::low,
                                   R"md(## What it does
 Reports a line of plan text that planlint cannot read: a tree branch without an operator, a
 branch with no parent above it, a details block for an operator that is not in the tree, control

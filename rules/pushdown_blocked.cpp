@@ -10,11 +10,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kPushdownBlocked{"PL010",
+extern const RuleInfo kPushdownBlocked{"SPK401",
                                        "pushdown-blocked",
                                        "A filter on scan columns did not reach the data source",
                                        Severity::warning,
                                        FixAvailability::never,
+                                       Impact::high,
                                        R"md(## What it does
 Finds a `Filter` directly above a file scan (through codegen and columnar wrappers) with a condition
 on the scan's columns that appears neither in the scan's `PushedFilters` nor in its

@@ -7,11 +7,12 @@ namespace planlint::rules {
 using namespace planlint::lint;
 using plan::PlanNode;
 
-extern const RuleInfo kPythonRowUdf{"PL003",
+extern const RuleInfo kPythonRowUdf{"SPK201",
                                     "python-row-udf",
                                     "A row-at-a-time Python UDF runs in this plan",
                                     Severity::warning,
                                     FixAvailability::never,
+                                    Impact::high,
                                     R"md(## What it does
 Finds `BatchEvalPython`, the operator that runs `@udf` / `F.udf(...)` functions one row at a time.
 `ArrowEvalPython` (pandas / Arrow UDFs) is not reported. In PySpark source: `@udf`, `@udf(...)`,

@@ -5,11 +5,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kPythonSyntax{"PL016",
+extern const RuleInfo kPythonSyntax{"SPK001",
                                     "python-syntax",
                                     "A file or cell could not be parsed as Python 3",
                                     Severity::error,
                                     FixAvailability::never,
+                                    Impact::low,
                                     R"md(## What it does
 Reports a Python file or notebook cell that does not parse as Python 3 (Python 2 `print`
 statements, stray magics outside Jupyter, unbalanced brackets), and notebooks whose JSON cannot be

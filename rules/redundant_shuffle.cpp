@@ -14,11 +14,12 @@ using plan::ExchangeInfo;
 using plan::Partitioning;
 using plan::PlanNode;
 
-extern const RuleInfo kRedundantShuffle{"PL001",
+extern const RuleInfo kRedundantShuffle{"SPK101",
                                         "redundant-shuffle",
                                         "Rows are shuffled twice in a row; the first shuffle is wasted",
                                         Severity::warning,
                                         FixAvailability::sometimes,
+                                        Impact::high,
                                         R"md(## What it does
 Finds an `Exchange` whose input was already shuffled by another `Exchange` just below it, with only
 operators in between that keep rows where they are (`Project`, `Filter`, `Sort`, partial aggregation,

@@ -9,11 +9,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kShufflePartitionsMismatch{"PL026",
+extern const RuleInfo kShufflePartitionsMismatch{"SPK905",
                                                  "shuffle-partitions-mismatch",
                                                  "A big shuffle was read with a partition count far from its size",
                                                  Severity::warning,
                                                  FixAvailability::never,
+                                                 Impact::medium,
                                                  R"md(## What it does
 Compares the partitions (tasks) of each stage that read a shuffle of at least `shuffle-min-bytes`
 (1 GiB) with the seed guides' formula `N = ceil(shuffle_MB / 128 / total_cores) × total_cores`,

@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kSingleFileWrite{"PL013",
+extern const RuleInfo kSingleFileWrite{"SPK402",
                                        "single-file-write",
                                        "All data is funnelled through one task to write one file",
                                        Severity::warning,
                                        FixAvailability::sometimes,
+                                       Impact::medium,
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
 place, such as `select` or `withColumn`). Data that is small by construction is not reported:

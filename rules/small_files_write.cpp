@@ -15,11 +15,12 @@ using namespace planlint::lint;
 using plan::ExchangeInfo;
 using plan::PlanNode;
 
-extern const RuleInfo kSmallFilesWrite{"PL020",
+extern const RuleInfo kSmallFilesWrite{"SPK403",
                                        "small-files-write",
                                        "A write makes many small files",
                                        Severity::warning,
                                        FixAvailability::never,
+                                       Impact::medium,
                                        R"md(## What it does
 Finds writes fed by a repartition that makes many small files:
 - `repartition(n)` (round robin, or `repartition(n, col)`) with `n` of 1000 or more right before a

@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kTaskSkew{"PL022",
+extern const RuleInfo kTaskSkew{"SPK901",
                                 "task-skew",
                                 "A stage's longest task runs far longer than its median task",
                                 Severity::warning,
                                 FixAvailability::never,
+                                Impact::high,
                                 R"md(## What it does
 Finds stages of a finished application whose longest task ran more than `skew-ratio` (2) times
 its median task, when that task ran at least `skew-min-task-ms` (10 s). It names the stage, the

@@ -7,11 +7,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kTinyTasks{"PL025",
+extern const RuleInfo kTinyTasks{"SPK904",
                                  "tiny-tasks",
                                  "A stage ran thousands of tasks that each took under 100 ms",
                                  Severity::warning,
                                  FixAvailability::never,
+                                 Impact::medium,
                                  R"md(## What it does
 Finds stages with at least `tiny-task-min-count` (1000) tasks whose median task ran under
 `tiny-task-ms` (100 ms), when the stage took at least `tiny-stage-min-ms` (10 s): a table of many small files, or a shuffle with far more partitions than

@@ -8,11 +8,12 @@ using namespace planlint::lint;
 using plan::OpKind;
 using plan::PlanNode;
 
-extern const RuleInfo kWindowSinglePartition{"PL008",
+extern const RuleInfo kWindowSinglePartition{"SPK106",
                                              "window-single-partition",
                                              "A window function moves all rows into one partition",
                                              Severity::warning,
                                              FixAvailability::never,
+                                             Impact::high,
                                              R"md(## What it does
 Finds a `Window` without a partition spec whose input comes from `Exchange SinglePartition`: the
 window was defined with `Window.orderBy(...)` and no `partitionBy(...)`.

@@ -5,11 +5,12 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 
-extern const RuleInfo kWithColumnInLoop{"PL014",
+extern const RuleInfo kWithColumnInLoop{"SPK501",
                                         "withcolumn-in-loop",
                                         "withColumn called in a loop builds a deep plan",
                                         Severity::warning,
                                         FixAvailability::never,
+                                        Impact::medium,
                                         R"md(## What it does
 Finds `df = df.withColumn(...)` (or `withColumnRenamed`) inside a `for` or `while` loop when `df`
 grows from turn to turn: bound before the loop or from its own previous value. A DataFrame read

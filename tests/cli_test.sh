@@ -41,7 +41,7 @@ check "unknown option exits 2" 2 "$planlint" --frobnicate "$bad"
 check "unknown rule selector exits 2" 2 "$planlint" --select no-such-rule "$bad"
 contains "unknown selector named" err "no-such-rule"
 check "--ignore by name" 0 "$planlint" --ignore python-row-udf "$bad"
-check "--ignore by id" 0 "$planlint" --ignore PL003 "$bad"
+check "--ignore by id" 0 "$planlint" --ignore SPK201 "$bad"
 check "--select other rule" 0 "$planlint" --select cartesian-join "$bad"
 check "stdin with --stdin-filename" 1 bash -c "\"$planlint\" - --stdin-filename job/q1.plan < \"$bad\""
 contains "stdin file name used" out "job/q1.plan:4:4:"
@@ -51,7 +51,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["version"] == 1
 x = d["diagnostics"][0]
-assert x["rule"] == {"id": "PL003", "name": "python-row-udf"}, x["rule"]
+assert x["rule"] == {"id": "SPK201", "name": "python-row-udf"}, x["rule"]
 assert (x["line"], x["column"], x["end_line"]) == (4, 4, 4)
 assert x["fix"]["applicability"] == "display-only" and x["fix"]["suggestion"]
 assert len(x["fingerprint"]) == 16
@@ -59,7 +59,7 @@ print("ok   json schema fields")
 PY
 check "github format" 1 "$planlint" --format github "$bad"
 contains "github annotation" out "::warning file="
-contains "github annotation title" out "title=python-row-udf (PL003)::"
+contains "github annotation title" out "title=python-row-udf (SPK201)::"
 check "-o writes the file" 1 "$planlint" -o "$work/report.txt" "$bad"
 contains "-o leaves stdout empty" report.txt "[python-row-udf]"
 [ ! -s "$work/out" ] && echo "ok   stdout empty with -o" || { echo "FAIL stdout not empty with -o"; fails=$((fails+1)); }

@@ -24,22 +24,22 @@ exclude = ["generated"]
 TOML
 
 "$planlint" --statistics repo >out 2>&1; rc=$?
-[ $rc = 1 ] && grep -q "PL011  collect-large" out && ! grep -q cartesian out && ok "pyproject [tool.planlint] applies" || { bad "pyproject config (rc $rc)"; cat out; }
+[ $rc = 1 ] && grep -q "SPK203  collect-large" out && ! grep -q cartesian out && ok "pyproject [tool.planlint] applies" || { bad "pyproject config (rc $rc)"; cat out; }
 "$planlint" --statistics --isolated repo/jobs >out 2>&1
-grep -q "2  PL007  cartesian-join" out && ok "--isolated ignores configuration" || { bad "--isolated"; cat out; }
+grep -q "2  SPK104  cartesian-join" out && ok "--isolated ignores configuration" || { bad "--isolated"; cat out; }
 "$planlint" --statistics --isolated repo >out 2>&1
-grep -q "4  PL007  cartesian-join" out && ok ".venv skipped by default" || { bad ".venv skip"; cat out; }
+grep -q "4  SPK104  cartesian-join" out && ok ".venv skipped by default" || { bad ".venv skip"; cat out; }
 "$planlint" --isolated repo/generated/gen.py >/dev/null 2>&1; [ $? = 1 ] && ok "explicit file is linted even if excluded by config" || bad "explicit file"
 "$planlint" --statistics repo/generated >out 2>&1; [ $? = 0 ] && ok "exclude globs skip folders in walks" || { bad "exclude"; cat out; }
 
 printf 'select = ["cartesian-join"]\n' > repo/jobs/nightly/planlint.toml
 "$planlint" --statistics repo >out 2>&1
 ! grep -q collect-large out && ok "closest configuration wins" || { bad "closest wins"; cat out; }
-printf '[tool.planlint]\nper-file-ignores = { "repo/jobs/nightly/*.py" = ["PL011"] }\n' > alt.toml
+printf '[tool.planlint]\nper-file-ignores = { "repo/jobs/nightly/*.py" = ["SPK203"] }\n' > alt.toml
 rm repo/jobs/nightly/planlint.toml
 cp alt.toml pyproject.toml
 "$planlint" --statistics --config pyproject.toml repo/jobs >out 2>&1
-grep -q "PL007" out && ! grep -q PL011 out && ok "--config and per-file-ignores" || { bad "--config/per-file-ignores"; cat out; }
+grep -q "SPK104" out && ! grep -q SPK203 out && ok "--config and per-file-ignores" || { bad "--config/per-file-ignores"; cat out; }
 
 printf 'selec = ["x"]\n' > repo/jobs/planlint.toml
 "$planlint" repo/jobs >out 2>&1; rc=$?

@@ -18,7 +18,7 @@ gen "$tmp/tiny.log" --stages 1 --tasks 4000 --task-ms 50
 "$planlint" eventlog "$tmp/skew.log" >"$tmp/out.txt"; rc=$?
 check "skew exits 1" "[[ $rc -eq 1 ]]"
 check "text names the rule, the stage and its call site" \
-  "grep -q 'task-skew \[PL022\]' $tmp/out.txt && grep -q 'stage 1 (collect at /jobs/etl.py:41)' $tmp/out.txt && grep -q 'code: /jobs/etl.py:41' $tmp/out.txt"
+  "grep -q 'task-skew \[SPK901\]' $tmp/out.txt && grep -q 'stage 1 (collect at /jobs/etl.py:41)' $tmp/out.txt && grep -q 'code: /jobs/etl.py:41' $tmp/out.txt"
 check "text prints the spread" "grep -q 'p25' $tmp/out.txt && grep -q 'Slowest stages' $tmp/out.txt"
 "$planlint" eventlog "$tmp/fixed.log" >"$tmp/out.txt"; rc=$?
 check "clean log exits 0 and says so" "[[ $rc -eq 0 ]] && grep -q 'No diagnosis' $tmp/out.txt"

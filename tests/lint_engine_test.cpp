@@ -22,10 +22,14 @@ TEST_CASE("selection by id, name, prefix and ALL", "[engine]") {
   REQUIRE(udf);
   LintOptions o;
   CHECK(o.enabled(*udf));
-  o.ignore = {"PL003"};
+  o.ignore = {"SPK201"};
   CHECK(!o.enabled(*udf));
   o.ignore = {};
-  o.select = {"PL00"};
+  o.select = {"SPK2"};  // the Python family
+  CHECK(o.enabled(*udf));
+  o.select = {"SPK1"};
+  CHECK(!o.enabled(*udf));
+  o.select = {"PL003"};  // the id before 0.5, still understood
   CHECK(o.enabled(*udf));
   o.select = {"cartesian-join"};
   CHECK(!o.enabled(*udf));

@@ -148,7 +148,7 @@ TEST_CASE("Databricks cells and MAGIC lines map to file lines", "[source][notebo
 
 TEST_CASE("noqa suppresses by id, by name, bare, and file-wide", "[source]") {
   std::string src =
-      "rows = spark.table('t').collect()  # noqa: PL011\n"
+      "rows = spark.table('t').collect()  # noqa: SPK203\n"
       "rows = spark.table('t').collect()  # noqa: collect-large\n"
       "rows = spark.table('t').collect()  # noqa\n"
       "rows = spark.table('t').collect()  # noqa: cartesian-join\n";

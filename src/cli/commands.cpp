@@ -278,16 +278,27 @@ int run_rules(const std::string& format) {
       a.push_back({{"id", r->id},
                    {"name", r->name},
                    {"severity", lint::to_string(r->severity)},
+                   {"impact", lint::to_string(r->impact)},
                    {"fix", lint::to_string(r->fix)},
+                   {"legacy_id", lint::legacy_id(*r)},
                    {"summary", r->summary},
                    {"inputs", inputs}});
     }
     std::cout << a.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
-  for (const auto* r : rules)
-    std::cout << fmt::format("{:<6} {:<30} {:<8} fix: {:<9} {}\n", r->id, r->name, lint::to_string(r->severity),
-                             lint::to_string(r->fix), r->summary);
+  std::cout << fmt::format("{:<6} {:<30} {:<8} {:<7} {:<10} {}\n", "id", "name", "severity", "impact", "fix",
+                           "summary");
+  std::string_view family;
+  for (const auto* r : rules) {
+    for (const auto& f : lint::rule_families())
+      if (r->id.substr(0, f.prefix.size()) == f.prefix && f.prefix != family) {
+        family = f.prefix;
+        std::cout << fmt::format("\n{}  {}\n", f.prefix, f.title);
+      }
+    std::cout << fmt::format("{:<6} {:<30} {:<8} {:<7} {:<10} {}\n", r->id, r->name, lint::to_string(r->severity),
+                             lint::to_string(r->impact), lint::to_string(r->fix), r->summary);
+  }
   return 0;
 }
 
@@ -297,8 +308,8 @@ int run_rule(const std::string& name) {
     std::cerr << "planlint: error: unknown rule '" << name << "' (see `planlint rules`)\n";
     return 2;
   }
-  std::cout << fmt::format("# {} ({})\n\n{}\n\nSeverity: {}. Fix: {}.\n\n{}", r->name, r->id, r->summary,
-                           lint::to_string(r->severity), lint::to_string(r->fix), r->doc);
+  std::cout << fmt::format("# {} ({})\n\n{}\n\nSeverity: {}. Impact: {}. Fix: {}.\n\n{}", r->name, r->id, r->summary,
+                           lint::to_string(r->severity), lint::to_string(r->impact), lint::to_string(r->fix), r->doc);
   return 0;
 }
 

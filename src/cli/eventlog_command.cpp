@@ -90,9 +90,13 @@ int run_eventlog(const EventLogRun& run) {
   }
   std::vector<lint::EventLogResult> results = analyze_all(logs, run.options, run.jobs);
   bool io_error = !errors.empty();
-  std::size_t findings = 0;
-  for (const auto& r : results) {
+  std::size_t findings = 0, failing = 0;
+  for (auto& r : results) {
     findings += r.findings.size();
+    for (auto& f : r.findings) {
+      f.diagnostic.fails = run.options.fails(f.diagnostic);
+      failing += f.diagnostic.fails ? 1 : 0;
+    }
     if (!r.io_error.empty()) {
       io_error = true;
       std::cerr << "planlint: error: " << r.app.path << ": " << r.io_error << "\n";
@@ -131,7 +135,7 @@ int run_eventlog(const EventLogRun& run) {
   }
   if (!write_output(run.output, report)) return 2;
   if (io_error) return 2;
-  return findings > 0 && !run.exit_zero ? 1 : 0;
+  return failing > 0 && !run.exit_zero ? 1 : 0;
 }
 
 }  // namespace planlint::cli

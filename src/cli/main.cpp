@@ -31,13 +31,20 @@ constexpr const char* kFooter = R"(Examples:
   pbpaste | planlint - --stdin-filename q1.plan
   planlint --format sarif -o planlint.sarif plans/
   planlint --select redundant-shuffle,missing-broadcast plan.txt
+  planlint --select SPK2 --min-impact high jobs/   one family (SPK2: Python and the driver), costly rules only
+  planlint --warn cache-without-unpersist --fail-on warning jobs/   report, but fail only on what matters
   planlint rules                        list every rule;  planlint rule NAME  prints its documentation
   planlint eventlog app.zstd            diagnose a finished application from its event log
 
 Fixes: --fix applies safe fixes, --unsafe-fixes adds the unsafe ones, --diff shows them without writing.
 Suppress a finding with `# noqa: RULE` at the end of its line, or `# planlint: noqa: RULE` for a file.
 
-Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error.)";
+Rule families (select them by prefix): SPK0 planlint itself, SPK1 shuffles and joins, SPK2 Python and the
+driver, SPK3 configuration, SPK4 reading and writing, SPK5 lineage and caching, SPK6 Photon, SPK9 event-log
+diagnoses. The ids before 0.2 (PL001...) are still understood in selectors and noqa comments.
+
+Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error.
+Findings of --warn rules and findings below --fail-on are reported but do not make the status 1.)";
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {
   std::vector<std::string> out;
@@ -73,6 +80,8 @@ int run(int argc, char** argv) {
   std::string stdin_filename;
   std::string color = "auto";
   std::string threshold;
+  std::string min_impact, fail_on;
+  std::vector<std::string> warn;
   bool exit_zero = false, quiet = false, statistics = false;
   bool fix = false, unsafe_fixes = false, diff = false, isolated = false;
   std::string options_target;
@@ -92,6 +101,16 @@ int run(int argc, char** argv) {
   app.add_option("--ignore", ignore, "Skip these rules (ids, names or id prefixes)")
       ->delimiter(',')
       ->allow_extra_args(false);
+  app.add_option("--min-impact", min_impact,
+                 "Only rules whose impact (how much time or money the pattern costs) is at least this: low (all, the "
+                 "default), medium, high. Syntax errors are always reported")
+      ->check(CLI::IsMember({"low", "medium", "high"}));
+  app.add_option("--warn", warn, "Report these rules but never fail the run on them (ids, names or prefixes)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--fail-on", fail_on,
+                 "The lowest severity that makes the exit status 1: info (any finding, the default), warning, error")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
   app.add_option("--stdin-filename", stdin_filename, "File name to report for input read from stdin");
   app.add_option("--broadcast-threshold", threshold,
                  "Size under which a join side counts as small for missing-broadcast (e.g. 10MB, 10485760)");
@@ -173,6 +192,16 @@ int run(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
+  std::string ev_min_impact, ev_fail_on;
+  std::vector<std::string> ev_warn;
+  ev->add_option("--min-impact", ev_min_impact, "Only diagnoses whose impact is at least this: low, medium, high")
+      ->check(CLI::IsMember({"low", "medium", "high"}));
+  ev->add_option("--warn", ev_warn, "Report these rules but never fail the run on them")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  ev->add_option("--fail-on", ev_fail_on, "The lowest severity that makes the exit status 1: info, warning, error")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
   ev->add_flag("--exit-zero", ev_run.exit_zero, "Exit 0 even when there are diagnoses");
   ev->add_flag("-q,--quiet", ev_run.quiet, "No summary line");
   ev->footer(R"(Examples:
@@ -197,6 +226,9 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     ev_run.jobs = ev->count("--jobs") > 0 ? ev_run.jobs : std::max(1U, std::thread::hardware_concurrency());
     ev_run.options.select = split_commas(ev_select);
     ev_run.options.ignore = split_commas(ev_ignore);
+    ev_run.options.warn = split_commas(ev_warn);
+    if (!ev_min_impact.empty()) ev_run.options.min_impact = *lint::parse_impact(ev_min_impact);
+    if (!ev_fail_on.empty()) ev_run.options.fail_on = *lint::parse_severity(ev_fail_on);
     for (const auto& s : lint::unknown_selectors(ev_run.options)) {
       std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
       return 2;
@@ -218,6 +250,9 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   options.extend_select = split_commas(extend_select);
   options.ignore = split_commas(ignore);
   options.target_spark_version = options_target;
+  options.warn = split_commas(warn);
+  if (!min_impact.empty()) options.min_impact = *lint::parse_impact(min_impact);
+  if (!fail_on.empty()) options.fail_on = *lint::parse_severity(fail_on);
   for (const auto& s : lint::unknown_selectors(options)) {
     std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
     return 2;
@@ -352,8 +387,15 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
       return 2;
     }
   }
-  std::size_t findings = 0;
-  for (const auto& r : results) {
+  // Which findings fail the run: each file's options (its configuration's warn list and fail-on).
+  std::size_t findings = 0, failing = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    auto& r = results[i];
+    const lint::LintOptions& file_options = i < inputs.size() ? inputs[i].options : options;
+    for (auto& d : r.diagnostics) {
+      d.fails = file_options.fails(d);
+      failing += d.fails ? 1 : 0;
+    }
     findings += r.diagnostics.size();
     if (!r.io_error.empty()) {
       io_error = true;
@@ -370,7 +412,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     // Fixed stdin goes to stdout (as an editor integration expects); findings go to stderr.
     std::cout << fix_run.stdin_output << std::flush;
     std::cerr << lint::render_text(results, lint::ReportOptions{false, PLANLINT_VERSION});
-    return findings > 0 && !exit_zero ? 1 : 0;
+    return failing > 0 && !exit_zero ? 1 : 0;
   }
 
   lint::ReportOptions ro;
@@ -407,12 +449,15 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
         report += "Found " + std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
                   std::to_string(results.size() - unreadable) +
                   (results.size() - unreadable == 1 ? " file" : " files") +
-                  (unreadable == 0 ? std::string(".\n") : "; " + not_checked + ".\n");
+                  (unreadable == 0 ? std::string() : "; " + not_checked) +
+                  (failing == findings ? std::string(".\n")
+                                       : " (" + std::to_string(findings - failing) +
+                                             " not failing the run: --warn rules or below --fail-on).\n");
     }
   }
   if (!cli::write_output(output, report)) return 2;
   if (io_error) return 2;
-  return findings > 0 && !exit_zero ? 1 : 0;
+  return failing > 0 && !exit_zero ? 1 : 0;
 }
 
 }  // namespace

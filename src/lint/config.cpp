@@ -66,7 +66,10 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
                                                         "small-tables",
                                                         "tolerated-shuffle-partitions",
                                                         "target-spark-version",
-                                                        "output-format"};
+                                                        "output-format",
+                                                        "min-impact",
+                                                        "warn",
+                                                        "fail-on"};
   for (const auto& [key, value] : *t) {
     std::string k(key.str());
     if (known.count(k) == 0) {
@@ -74,7 +77,8 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
                         "unknown key `" + k +
                             "` (known: select, extend-select, ignore, "
                             "per-file-ignores, exclude, broadcast-threshold, small-tables, "
-                            "tolerated-shuffle-partitions, target-spark-version, output-format)"});
+                            "tolerated-shuffle-partitions, target-spark-version, output-format, min-impact, warn, "
+                            "fail-on)"});
       continue;
     }
     if (k == "select") {
@@ -82,6 +86,21 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       if (read_strings(file, value, k, v, errors)) c.select = v;
     } else if (k == "extend-select") {
       read_strings(file, value, k, c.extend_select, errors);
+    } else if (k == "warn") {
+      read_strings(file, value, k, c.warn, errors);
+    } else if (k == "min-impact" || k == "fail-on") {
+      auto s = value.value<std::string>();
+      auto impact = s ? parse_impact(*s) : std::nullopt;
+      auto severity = s ? parse_severity(*s) : std::nullopt;
+      if (k == "min-impact" && impact) {
+        c.min_impact = impact;
+      } else if (k == "fail-on" && severity) {
+        c.fail_on = severity;
+      } else {
+        errors.push_back(error_at(file, value,
+                                  k == "min-impact" ? "`min-impact` must be one of \"low\", \"medium\", \"high\""
+                                                    : "`fail-on` must be one of \"info\", \"warning\", \"error\""));
+      }
     } else if (k == "ignore") {
       read_strings(file, value, k, c.ignore, errors);
     } else if (k == "exclude") {
@@ -134,7 +153,7 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       (k == "output-format" ? c.output_format : c.target_spark_version) = *s;
     }
   }
-  for (const auto* list : {&c.extend_select, &c.ignore}) {
+  for (const auto* list : {&c.extend_select, &c.ignore, &c.warn}) {
     LintOptions probe;
     probe.ignore = *list;
     for (const auto& bad : unknown_selectors(probe))
@@ -185,6 +204,10 @@ LintOptions options_for(const fs::path& file, const Config* config, const LintOp
   if (config->broadcast_threshold && cli.broadcast_threshold_bytes == LintOptions{}.broadcast_threshold_bytes)
     o.broadcast_threshold_bytes = *config->broadcast_threshold;
   o.small_tables.insert(o.small_tables.end(), config->small_tables.begin(), config->small_tables.end());
+  o.warn.insert(o.warn.end(), config->warn.begin(), config->warn.end());
+  // The command line wins where it set a value (its defaults are the lowest levels).
+  if (config->min_impact && cli.min_impact == Impact::low) o.min_impact = *config->min_impact;
+  if (config->fail_on && cli.fail_on == Severity::info) o.fail_on = *config->fail_on;
   if (cli.target_spark_version.empty() && config->target_spark_version)
     o.target_spark_version = *config->target_spark_version;
   o.tolerated_shuffle_partitions.insert(o.tolerated_shuffle_partitions.end(),

@@ -24,6 +24,9 @@ struct Config {
   std::vector<std::int64_t> tolerated_shuffle_partitions;
   std::optional<std::string> target_spark_version;
   std::optional<std::string> output_format;
+  std::optional<Impact> min_impact;
+  std::vector<std::string> warn;
+  std::optional<Severity> fail_on;
 };
 
 struct ConfigError {

@@ -11,6 +11,7 @@ namespace planlint::lint {
 
 enum class Severity : std::uint8_t { info, warning, error };
 std::string_view to_string(Severity s);
+std::optional<Severity> parse_severity(std::string_view text);
 
 // ruff's three levels: safe fixes are applied by --fix, unsafe ones need --unsafe-fixes,
 // display-only ones are shown and never applied.
@@ -61,6 +62,7 @@ struct Diagnostic {
   std::vector<RelatedLocation> related;
   std::optional<Fix> fix;
   std::string fingerprint;  // stable across moved lines and renumbered expression ids
+  bool fails = true;        // makes the exit status 1 (false: a --warn rule, or below --fail-on)
 };
 
 }  // namespace planlint::lint

@@ -1,6 +1,7 @@
 // Rule selection, as in ruff: select (default all), then extend-select adds, then ignore removes.
 #include "lint/options.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>
@@ -13,8 +14,20 @@ namespace planlint::lint {
 bool selector_matches(const std::string& selector, const RuleInfo& rule) {
   if (selector == "ALL") return true;
   if (selector == rule.name || selector == rule.id) return true;
-  return !selector.empty() && rule.id.substr(0, selector.size()) == selector;
+  if (selector.empty()) return false;
+  // A prefix of the id ("SPK2": the Python family), or of the id it had before 0.2 ("PL01").
+  std::string_view old = legacy_id(rule);
+  return rule.id.substr(0, selector.size()) == selector ||
+         (selector.size() > 2 && !old.empty() && old.substr(0, selector.size()) == selector);
 }
+
+namespace {
+// The rules that say an input could not be read are never dropped by impact: that would be a report
+// of a clean run after a failure.
+bool reports_unreadable_input(const RuleInfo& rule) {
+  return &rule == &plan_syntax_rule() || &rule == &python_syntax_rule() || &rule == &event_log_syntax_rule();
+}
+}  // namespace
 
 bool LintOptions::enabled(const RuleInfo& rule) const {
   auto any = [&](const std::vector<std::string>& sel) {
@@ -24,7 +37,13 @@ bool LintOptions::enabled(const RuleInfo& rule) const {
   };
   // Opt-in rules need to be named (or matched by a prefix / ALL) in select or extend-select.
   bool on = (select.empty() && !rule.opt_in) || any(select) || any(extend_select);
+  if (rule.impact < min_impact && !reports_unreadable_input(rule)) return false;
   return on && !any(ignore);
+}
+
+bool LintOptions::fails(const Diagnostic& d) const {
+  if (d.severity < fail_on) return false;
+  return std::none_of(warn.begin(), warn.end(), [&](const std::string& s) { return selector_matches(s, *d.rule); });
 }
 
 std::optional<double> parse_size(std::string_view text) {
@@ -50,7 +69,7 @@ bool LintOptions::targets_before(int major, int minor) const {
 
 std::vector<std::string> unknown_selectors(const LintOptions& options) {
   std::vector<std::string> out;
-  for (const auto* list : {&options.select, &options.extend_select, &options.ignore}) {
+  for (const auto* list : {&options.select, &options.extend_select, &options.ignore, &options.warn}) {
     for (const auto& s : *list) {
       bool known = false;
       for (const auto& r : all_rules()) known = known || selector_matches(s, *r.info);

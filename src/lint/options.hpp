@@ -37,6 +37,9 @@ struct LintOptions {
   std::vector<std::string> select;  // empty: every rule
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
+  Impact min_impact = Impact::low;    // rules below this impact are not run (--min-impact)
+  std::vector<std::string> warn;      // reported, but never make the exit status 1 (--warn)
+  Severity fail_on = Severity::info;  // the lowest severity that makes the exit status 1 (--fail-on)
   double broadcast_threshold_bytes = 10.0 * 1024 * 1024;   // spark.sql.autoBroadcastJoinThreshold default
   std::vector<std::string> small_tables;                   // table names that missing-broadcast treats as small
   std::vector<std::int64_t> tolerated_shuffle_partitions;  // values hardcoded-shuffle-partitions accepts
@@ -47,8 +50,10 @@ struct LintOptions {
   // True when a target version is set and is older than major.minor.
   [[nodiscard]] bool targets_before(int major, int minor) const;
 
-  // A selector is a rule id ("PL001"), a name ("redundant-shuffle"), an id prefix ("PL0") or "ALL".
+  // A selector is a rule id ("SPK101"), a name ("redundant-shuffle"), an id prefix ("SPK1", a family) or "ALL".
   [[nodiscard]] bool enabled(const RuleInfo& rule) const;
+  // Whether this finding makes the run fail (exit 1): not a --warn rule, and at or above --fail-on.
+  [[nodiscard]] bool fails(const Diagnostic& d) const;
 };
 
 // "10MB", "10 MiB", "10485760": a size in bytes for thresholds given by users; nullopt if not a size.

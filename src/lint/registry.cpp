@@ -61,28 +61,28 @@ using namespace planlint::rules;
 
 const std::array kRules{
     Rule{&kPlanSyntax, nullptr, nullptr},
-    Rule{&kRedundantShuffle, check_redundant_shuffle, check_redundant_shuffle_source},
-    Rule{&kFilterAfterUdf, check_filter_after_udf, check_filter_after_udf_source},
-    Rule{&kPythonRowUdf, check_python_row_udf, check_python_row_udf_source},
-    Rule{&kMissingBroadcast, check_missing_broadcast, check_missing_broadcast_source, check_missing_broadcast_measured},
-    Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
-    Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
-    Rule{&kCartesianJoin, check_cartesian_join, check_cartesian_join_source},
-    Rule{&kWindowSinglePartition, check_window_single_partition, check_window_single_partition_source},
-    Rule{&kJoinKeyCast, check_join_key_cast, nullptr},
-    Rule{&kPushdownBlocked, check_pushdown_blocked, nullptr},
-    Rule{&kCollectLarge, nullptr, check_collect_large},
-    Rule{&kBroadcastDisabled, nullptr, check_broadcast_disabled},
-    Rule{&kSingleFileWrite, nullptr, check_single_file_write},
-    Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
-    Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
     Rule{&kPythonSyntax, nullptr, nullptr},
+    Rule{&kEventLogSyntax, nullptr, nullptr},
     Rule{&kUnusedNoqa, nullptr, nullptr},
+    Rule{&kRedundantShuffle, check_redundant_shuffle, check_redundant_shuffle_source},
+    Rule{&kMissingBroadcast, check_missing_broadcast, check_missing_broadcast_source, check_missing_broadcast_measured},
     Rule{&kBroadcastTooLarge, check_broadcast_too_large, check_broadcast_too_large_source,
          check_broadcast_too_large_measured},
-    Rule{&kPhotonFallback, check_photon_fallback, nullptr},
+    Rule{&kCartesianJoin, check_cartesian_join, check_cartesian_join_source},
+    Rule{&kJoinKeyCast, check_join_key_cast, nullptr},
+    Rule{&kWindowSinglePartition, check_window_single_partition, check_window_single_partition_source},
+    Rule{&kPythonRowUdf, check_python_row_udf, check_python_row_udf_source},
+    Rule{&kFilterAfterUdf, check_filter_after_udf, check_filter_after_udf_source},
+    Rule{&kCollectLarge, nullptr, check_collect_large},
+    Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
+    Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
+    Rule{&kBroadcastDisabled, nullptr, check_broadcast_disabled},
+    Rule{&kPushdownBlocked, check_pushdown_blocked, nullptr},
+    Rule{&kSingleFileWrite, nullptr, check_single_file_write},
     Rule{&kSmallFilesWrite, check_small_files_write, check_small_files_write_source},
-    Rule{&kEventLogSyntax, nullptr, nullptr},
+    Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
+    Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
+    Rule{&kPhotonFallback, check_photon_fallback, nullptr},
     Rule{&kTaskSkew, nullptr, nullptr, check_task_skew},
     Rule{&kDiskSpill, nullptr, nullptr, check_disk_spill},
     Rule{&kGcPressure, nullptr, nullptr, check_gc_pressure},
@@ -93,9 +93,66 @@ const std::array kRules{
     Rule{&kFailedStages, nullptr, nullptr, check_failed_stages},
 };
 
+// Ids were "PL" + three digits in 0.1; "PL" is ruff's Pylint family, so they became "SPK" + a family
+// digit + two. The old ids are still read (selectors, noqa comments) so upgrading suppresses the same.
+struct LegacyId {
+  std::string_view old_id;
+  const RuleInfo* rule;
+};
+const std::array kLegacyIds{
+    LegacyId{"PL000", &kPlanSyntax},
+    LegacyId{"PL001", &kRedundantShuffle},
+    LegacyId{"PL002", &kFilterAfterUdf},
+    LegacyId{"PL003", &kPythonRowUdf},
+    LegacyId{"PL004", &kMissingBroadcast},
+    LegacyId{"PL005", &kHardcodedShufflePartitions},
+    LegacyId{"PL006", &kAqeDisabled},
+    LegacyId{"PL007", &kCartesianJoin},
+    LegacyId{"PL008", &kWindowSinglePartition},
+    LegacyId{"PL009", &kJoinKeyCast},
+    LegacyId{"PL010", &kPushdownBlocked},
+    LegacyId{"PL011", &kCollectLarge},
+    LegacyId{"PL012", &kBroadcastDisabled},
+    LegacyId{"PL013", &kSingleFileWrite},
+    LegacyId{"PL014", &kWithColumnInLoop},
+    LegacyId{"PL015", &kCacheWithoutUnpersist},
+    LegacyId{"PL016", &kPythonSyntax},
+    LegacyId{"PL017", &kUnusedNoqa},
+    LegacyId{"PL018", &kBroadcastTooLarge},
+    LegacyId{"PL019", &kPhotonFallback},
+    LegacyId{"PL020", &kSmallFilesWrite},
+    LegacyId{"PL021", &kEventLogSyntax},
+    LegacyId{"PL022", &kTaskSkew},
+    LegacyId{"PL023", &kDiskSpill},
+    LegacyId{"PL024", &kGcPressure},
+    LegacyId{"PL025", &kTinyTasks},
+    LegacyId{"PL026", &kShufflePartitionsMismatch},
+    LegacyId{"PL027", &kOversizedCluster},
+    LegacyId{"PL028", &kDriverBound},
+    LegacyId{"PL029", &kFailedStages},
+};
+
+const std::array kFamilies{
+    RuleFamily{"SPK0", "planlint itself: inputs it cannot read, stale suppressions"},
+    RuleFamily{"SPK1", "shuffles and joins"},
+    RuleFamily{"SPK2", "Python, the driver and data leaving Spark"},
+    RuleFamily{"SPK3", "configuration"},
+    RuleFamily{"SPK4", "reading and writing data"},
+    RuleFamily{"SPK5", "lineage, loops and caching"},
+    RuleFamily{"SPK6", "execution engines (Photon)"},
+    RuleFamily{"SPK9", "run-time diagnoses from event logs"},
+};
+
 }  // namespace
 
 std::span<const Rule> all_rules() { return kRules; }
+std::span<const RuleFamily> rule_families() { return kFamilies; }
+
+std::string_view legacy_id(const RuleInfo& rule) {
+  for (const auto& l : kLegacyIds)
+    if (l.rule == &rule) return l.old_id;
+  return {};
+}
 
 const RuleInfo& plan_syntax_rule() { return kPlanSyntax; }
 const RuleInfo& python_syntax_rule() { return kPythonSyntax; }
@@ -115,6 +172,8 @@ Diagnostic syntax_diagnostic(const RuleInfo& rule, std::string path, std::uint32
 const RuleInfo* find_rule(std::string_view id_or_name) {
   for (const auto& r : kRules)
     if (r.info->id == id_or_name || r.info->name == id_or_name) return r.info;
+  for (const auto& l : kLegacyIds)
+    if (l.old_id == id_or_name) return l.rule;
   return nullptr;
 }
 
@@ -140,6 +199,30 @@ std::string_view to_string(Applicability a) {
       return "safe";
   }
   return "display-only";
+}
+
+std::string_view to_string(Impact i) {
+  switch (i) {
+    case Impact::low:
+      return "low";
+    case Impact::medium:
+      return "medium";
+    case Impact::high:
+      return "high";
+  }
+  return "medium";
+}
+
+std::optional<Severity> parse_severity(std::string_view text) {
+  for (Severity s : {Severity::info, Severity::warning, Severity::error})
+    if (to_string(s) == text) return s;
+  return std::nullopt;
+}
+
+std::optional<Impact> parse_impact(std::string_view text) {
+  for (Impact i : {Impact::low, Impact::medium, Impact::high})
+    if (to_string(i) == text) return i;
+  return std::nullopt;
 }
 
 std::string_view to_string(FixAvailability f) {

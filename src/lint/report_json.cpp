@@ -124,6 +124,8 @@ std::string render_json(const std::vector<FileResult>& results, const ReportOpti
       ordered j = location_json(d.location);
       j["rule"] = {{"id", d.rule->id}, {"name", d.rule->name}};
       j["severity"] = to_string(d.severity);
+      j["impact"] = to_string(d.rule->impact);
+      j["fails_run"] = d.fails;
       j["message"] = d.message;
       ordered rel = ordered::array();
       for (const auto& rl : d.related) {
@@ -149,13 +151,15 @@ std::string render_sarif(const std::vector<FileResult>& results, const ReportOpt
   for (const auto& r : all_rules()) rules.push_back(r.info);
   ordered rules_json = ordered::array();
   for (const RuleInfo* r : rules) {
-    rules_json.push_back({{"id", r->id},
-                          {"name", r->name},
-                          {"shortDescription", {{"text", r->summary}}},
-                          {"fullDescription", {{"text", what_it_does(r->doc)}}},
-                          {"help", {{"text", r->doc}, {"markdown", r->doc}}},
-                          {"defaultConfiguration", {{"level", sarif_level(r->severity)}}},
-                          {"properties", {{"tags", {"performance", "spark"}}, {"fix", to_string(r->fix)}}}});
+    rules_json.push_back(
+        {{"id", r->id},
+         {"name", r->name},
+         {"shortDescription", {{"text", r->summary}}},
+         {"fullDescription", {{"text", what_it_does(r->doc)}}},
+         {"help", {{"text", r->doc}, {"markdown", r->doc}}},
+         {"defaultConfiguration", {{"level", sarif_level(r->severity)}}},
+         {"properties",
+          {{"tags", {"performance", "spark"}}, {"fix", to_string(r->fix)}, {"impact", to_string(r->impact)}}}});
   }
   auto rule_index = [&](const RuleInfo* r) {
     for (std::size_t i = 0; i < rules.size(); ++i)

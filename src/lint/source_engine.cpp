@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "lint/engine.hpp"
 #include "lint/source_context.hpp"
@@ -45,13 +46,16 @@ void map_location(const pyspark::SourceFile& f, Location& loc, bool notebook) {
 struct Noqa {
   bool all = false;
   std::vector<std::string> codes;
-  [[nodiscard]] bool covers(const RuleInfo& r) const {
-    if (all) return true;
-    return std::any_of(codes.begin(), codes.end(), [&](const std::string& c) { return c == r.id || c == r.name; });
+  [[nodiscard]] bool covers(const RuleInfo& r) const { return all || matching_code(r) != codes.size(); }
+  // The code naming this rule (its id, name or pre-0.2 id), or codes.size().
+  [[nodiscard]] std::size_t matching_code(const RuleInfo& r) const {
+    for (std::size_t i = 0; i < codes.size(); ++i)
+      if (find_rule(codes[i]) == &r) return i;
+    return codes.size();
   }
 };
 
-// "# noqa", "# noqa: PL001, redundant-shuffle"; with `file_level`, "# planlint: noqa[: ...]".
+// "# noqa", "# noqa: SPK101, redundant-shuffle"; with `file_level`, "# planlint: noqa[: ...]".
 std::optional<Noqa> parse_noqa(std::string_view comment, bool file_level) {
   std::string lower(comment);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -129,7 +133,8 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // Suppressions: "# noqa[: codes]" on the finding's line, "# planlint: noqa[: codes]" for the file.
   std::map<std::pair<int, std::uint32_t>, Noqa> line_noqa;
   std::map<std::pair<int, std::uint32_t>, const pyspark::Comment*> noqa_comment;
-  std::set<std::pair<int, std::uint32_t>> noqa_used;
+  std::set<std::pair<int, std::uint32_t>> noqa_used;                     // lines whose directive suppressed something
+  std::set<std::tuple<int, std::uint32_t, std::size_t>> noqa_code_used;  // ... and by which of its codes
   std::vector<Noqa> file_noqa;
   for (const auto& c : model.comments) {
     if (auto f = parse_noqa(c.text, true)) {
@@ -153,7 +158,10 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   for (auto& d : found) {
     int cell = d.location.cell == 0 ? 1 : d.location.cell;
     bool by_line = line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule);
-    if (by_line) noqa_used.insert({cell, d.location.line});
+    if (by_line) {
+      noqa_used.insert({cell, d.location.line});
+      noqa_code_used.insert({cell, d.location.line, line_noqa[{cell, d.location.line}].matching_code(*d.rule)});
+    }
     bool suppressed = d.rule != &syntax && (by_line || std::any_of(file_noqa.begin(), file_noqa.end(),
                                                                    [&](const Noqa& n) { return n.covers(*d.rule); }));
     if (suppressed) continue;
@@ -186,10 +194,33 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   }
   if (options.enabled(unused_noqa_rule())) {
     for (const auto& [key, comment] : noqa_comment) {
-      if (noqa_used.count(key) != 0) continue;
+      // A directive is shared with ruff and flake8: a bare `# noqa` and codes that are not planlint's
+      // are theirs to judge (ruff's RUF100). Only planlint codes that suppressed nothing are reported.
+      const Noqa& n = line_noqa[key];
+      if (n.all) continue;
+      std::vector<std::string> stale, kept;
+      for (std::size_t i = 0; i < n.codes.size(); ++i) {
+        bool ours = find_rule(n.codes[i]) != nullptr;
+        bool used = noqa_code_used.count({key.first, key.second, i}) != 0;
+        (ours && !used ? stale : kept).push_back(n.codes[i]);
+      }
+      if (stale.empty()) continue;
+      std::string listed;
+      for (const auto& s : stale) listed += (listed.empty() ? "`" : ", `") + s + "`";
       std::vector<Diagnostic> one;
       SourceContext unused(model, options, one);
       unused.set_rule(&unused_noqa_rule());
+      if (!kept.empty()) {
+        // Other codes stay: say which to drop, and leave the edit to the author (the comment may go on).
+        std::string rest;
+        for (const auto& k : kept) rest += (rest.empty() ? "" : ", ") + k;
+        auto& d =
+            unused.report(key.first, comment->pos, "unused `noqa` code " + listed + ": no finding of it on this line");
+        unused.attach_fix(d, "Remove the unused code", Applicability::display_only, "Keep `# noqa: " + rest + "`.");
+        map_location(file, d.location, notebook);
+        result.diagnostics.push_back(std::move(d));
+        continue;
+      }
       auto& d = unused.report(key.first, comment->pos, "unused `noqa` directive: nothing on this line is suppressed");
       // Remove the comment and the spaces before it.
       std::string_view text = model.cell(key.first).text;
