@@ -144,3 +144,37 @@ TEST_CASE("aqe-disabled follows the plan's Spark version, or target-spark-versio
   without.ignore = {"hardcoded-shuffle-partitions"};
   CHECK(severity_of(lint_plan_text("p.plan", chosen, without)) == Severity::warning);
 }
+
+TEST_CASE("count-for-emptiness follows the target Spark version", "[engine][source]") {
+  const std::string code =
+      "from pyspark.sql import SparkSession\n"
+      "spark = SparkSession.builder.getOrCreate()\n"
+      "df = spark.table('t')\n"
+      "if df.count() > 0:\n"
+      "    pass\n";
+  LintOptions o;
+  o.select = {"count-for-emptiness"};
+  auto current = lint_source_text("job.py", code, o);
+  REQUIRE(current.diagnostics.size() == 1);
+  REQUIRE(current.diagnostics[0].fix);
+  CHECK(current.diagnostics[0].fix->edits.at(0).replacement == "not df.isEmpty()");
+  CHECK(current.diagnostics[0].fix->applicability == Applicability::safe);
+  o.target_spark_version = "3.2";  // DataFrame.isEmpty() came in 3.3
+  auto old = lint_source_text("job.py", code, o);
+  REQUIRE(old.diagnostics.size() == 1);
+  CHECK(old.diagnostics[0].fix->edits.at(0).replacement == "len(df.head(1)) > 0");
+}
+
+TEST_CASE("topandas-without-arrow is off for a Spark 4.2 target, where Arrow is the default", "[engine][source]") {
+  const std::string code =
+      "from pyspark.sql import SparkSession\n"
+      "spark = SparkSession.builder.getOrCreate()\n"
+      "pdf = spark.table('t').toPandas()\n";
+  LintOptions o;
+  o.select = {"topandas-without-arrow"};
+  CHECK(lint_source_text("job.py", code, o).diagnostics.size() == 1);
+  o.target_spark_version = "4.1";
+  CHECK(lint_source_text("job.py", code, o).diagnostics.size() == 1);
+  o.target_spark_version = "4.2";
+  CHECK(lint_source_text("job.py", code, o).diagnostics.empty());
+}

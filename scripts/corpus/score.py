@@ -51,6 +51,8 @@ for key, n in found.items():
         if v == "FALSE" and show_errors:
             print("wrong:", *key, sep="\t")
 for key, verdicts in labels.items():
+    if not (pathlib.Path(corpus) / key[1]).exists():
+        continue  # a label of the other corpus (dev or held-out)
     real = sum(v in ("TRUE", "MISSED") for v in verdicts)
     missing = max(0, real - found.get(key, 0))
     stats[key[0]]["fn"] += missing
@@ -65,8 +67,8 @@ for rule in sorted(stats):
     p = s["tp"] / (s["tp"] + s["fp"]) if s["tp"] + s["fp"] else float("nan")
     r = s["tp"] / (s["tp"] + s["fn"]) if s["tp"] + s["fn"] else float("nan")
     print(f"{rule:32} {s['tp']:4} {s['fp']:4} {s['fn']:4} {p:10.1%} {r:8.1%} {s['unlabelled']:10}")
-p = tot["tp"] / (tot["tp"] + tot["fp"])
-r = tot["tp"] / (tot["tp"] + tot["fn"])
+p = tot["tp"] / (tot["tp"] + tot["fp"]) if tot["tp"] + tot["fp"] else float("nan")
+r = tot["tp"] / (tot["tp"] + tot["fn"]) if tot["tp"] + tot["fn"] else float("nan")
 print(f"{'all':32} {tot['tp']:4} {tot['fp']:4} {tot['fn']:4} {p:10.1%} {r:8.1%} {tot['unlabelled']:10}")
 files = {d["file"] for d in report["diagnostics"]}
 print(f"corpus: {sum(1 for _ in pathlib.Path(corpus).rglob('*') if _.is_file())} files; findings in {len(files)}")

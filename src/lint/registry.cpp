@@ -11,7 +11,8 @@ extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRo
     kHardcodedShufflePartitions, kAqeDisabled, kCartesianJoin, kWindowSinglePartition, kJoinKeyCast, kPushdownBlocked,
     kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax,
     kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite, kEventLogSyntax, kTaskSkew, kDiskSpill,
-    kGcPressure, kTinyTasks, kShufflePartitionsMismatch, kOversizedCluster, kDriverBound, kFailedStages;
+    kGcPressure, kTinyTasks, kShufflePartitionsMismatch, kOversizedCluster, kDriverBound, kFailedStages,
+    kSchemaInference, kCountForEmptiness, kToPandasWithoutArrow;
 using lint::EventLogContext;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
@@ -51,6 +52,9 @@ void check_shuffle_partitions_mismatch(EventLogContext&);
 void check_oversized_cluster(EventLogContext&);
 void check_driver_bound(EventLogContext&);
 void check_failed_stages(EventLogContext&);
+void check_schema_inference(SourceContext&);
+void check_count_for_emptiness(SourceContext&);
+void check_topandas_without_arrow(SourceContext&);
 }  // namespace planlint::rules
 
 namespace planlint::lint {
@@ -74,12 +78,15 @@ const std::array kRules{
     Rule{&kPythonRowUdf, check_python_row_udf, check_python_row_udf_source},
     Rule{&kFilterAfterUdf, check_filter_after_udf, check_filter_after_udf_source},
     Rule{&kCollectLarge, nullptr, check_collect_large},
+    Rule{&kToPandasWithoutArrow, nullptr, check_topandas_without_arrow},
+    Rule{&kCountForEmptiness, nullptr, check_count_for_emptiness},
     Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
     Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
     Rule{&kBroadcastDisabled, nullptr, check_broadcast_disabled},
     Rule{&kPushdownBlocked, check_pushdown_blocked, nullptr},
     Rule{&kSingleFileWrite, nullptr, check_single_file_write},
     Rule{&kSmallFilesWrite, check_small_files_write, check_small_files_write_source},
+    Rule{&kSchemaInference, nullptr, check_schema_inference},
     Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},

@@ -130,4 +130,14 @@ std::string quote_names(const std::vector<std::string>& names) {
   return out;
 }
 
+bool runs_on_databricks(const pyspark::SourceModel& m) {
+  const pyspark::SourceFile& f = *m.file;
+  if (f.kind == pyspark::SourceKind::databricks) return true;
+  if (f.kind == pyspark::SourceKind::jupyter && (f.raw.find("\"notebookId\"") != std::string::npos ||
+                                                 f.raw.find("application/vnd.databricks") != std::string::npos))
+    return true;
+  return std::any_of(f.cells.begin(), f.cells.end(),
+                     [](const pyspark::Cell& c) { return c.text.find("dbutils.") != std::string::npos; });
+}
+
 }  // namespace planlint::lint

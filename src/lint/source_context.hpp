@@ -65,6 +65,10 @@ void for_each_write(const pyspark::SourceModel& m, F&& f) {
 // or "" when the file must import it first.
 std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn);
 
+// Whether the file runs on Databricks as far as it shows: a Databricks source notebook, a Jupyter
+// export of one (its `notebookId` / `application/vnd.databricks` metadata), or code using `dbutils`.
+bool runs_on_databricks(const pyspark::SourceModel& m);
+
 // Where a new import line goes in a file's first cell: after a shebang, encoding and other leading
 // comments, the module docstring and `from __future__` imports.
 std::uint32_t import_insertion_point(std::string_view text);

@@ -1178,6 +1178,83 @@ class Analyzer {
       f.returns_dataframe = true;
   }
 
+  // The chain counted by `e` (`df.count()`, or `len(df.collect())` with via_len), or nullptr.
+  const Chain* counted(TSNode e, int depth, bool& via_len) {
+    e = unparen(e);
+    via_len = false;
+    if (is_type(e, "call") && text(field(e, "function")) == "len") {
+      TSNode args = field(e, "arguments");
+      if (named_count(args) != 1) return nullptr;
+      TSNode inner = unparen(ts_node_named_child(args, 0));
+      if (!is_type(inner, "call")) return nullptr;
+      const Chain* c = build_chain(inner, depth + 1);
+      if (c == nullptr || c->links.empty() || c->links.back().name != "collect" || !c->links.back().args.empty())
+        return nullptr;
+      via_len = true;
+      return c;
+    }
+    if (!is_type(e, "call")) return nullptr;
+    const Chain* c = build_chain(e, depth + 1);
+    if (c == nullptr || c->links.empty() || c->links.back().name != "count" || !c->links.back().args.empty() ||
+        !c->links.back().is_call)
+      return nullptr;
+    return c;
+  }
+
+  void note_size_test(const Chain* c, bool via_len, bool means_empty, TSNode whole) {
+    SizeTest s;
+    s.chain = c;
+    s.via_len = via_len;
+    s.means_empty = means_empty;
+    s.pos = pos_of(whole);
+    s.cell = cell_->number;
+    m_.size_tests.push_back(s);
+  }
+
+  // `count OP literal` or `literal OP count` where the question is "empty or not".
+  void note_comparison(TSNode n, int depth) {
+    if (named_count(n) != 2 || child_count(n) != 3) return;
+    TSNode a = ts_node_named_child(n, 0), b = ts_node_named_child(n, 1);
+    std::string op(node_type(ts_node_child(n, 1)));
+    bool via_len = false;
+    const Chain* c = counted(a, depth, via_len);
+    TSNode lit = b;
+    if (c == nullptr) {
+      c = counted(b, depth, via_len);
+      lit = a;
+      // 0 < n is n > 0: mirror the operator.
+      if (op == "<")
+        op = ">";
+      else if (op == ">")
+        op = "<";
+      else if (op == "<=")
+        op = ">=";
+      else if (op == ">=")
+        op = "<=";
+    }
+    if (c == nullptr || !is_type(unparen(lit), "integer")) return;
+    std::string v = text(unparen(lit));
+    if (v != "0" && v != "1") return;
+    bool zero = v == "0";
+    if ((op == "==" && zero) || (op == "<" && !zero) || (op == "<=" && zero))
+      note_size_test(c, via_len, true, n);
+    else if ((op == "!=" && zero) || (op == ">" && zero) || (op == ">=" && !zero))
+      note_size_test(c, via_len, false, n);
+  }
+
+  // `if df.count():`, `while not df.count():`: the count itself is the condition.
+  void note_truth_test(TSNode cond, int depth) {
+    cond = unparen(cond);
+    bool negated = false;
+    TSNode whole = cond;
+    if (is_type(cond, "not_operator")) {
+      negated = true;
+      cond = unparen(field(cond, "argument"));
+    }
+    bool via_len = false;
+    if (const Chain* c = counted(cond, depth, via_len)) note_size_test(c, via_len, negated, whole);
+  }
+
   void visit(TSNode n, int depth) {
     if (too_deep(n, depth) || ts_node_is_null(n)) return;
     std::string_view t = node_type(n);
@@ -1189,6 +1266,8 @@ class Analyzer {
     if (t == "import_from_statement") return handle_import_from(n);
     if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement")
       ++statement_;
+    if (t == "comparison_operator") note_comparison(n, depth);
+    if (t == "if_statement" || t == "elif_clause") note_truth_test(field(n, "condition"), depth);
     if (t == "expression_statement" && named_count(n) == 1 && is_type(ts_node_named_child(n, 0), "call"))
       note_whole_statement(n, depth);
     if (t == "decorated_definition") return handle_decorated(n, depth);
@@ -1196,6 +1275,7 @@ class Analyzer {
     if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
     if (t == "for_statement" || t == "while_statement") {
       ++statement_;
+      if (t == "while_statement") note_truth_test(field(n, "condition"), depth);
       visit_children_of_chain(field(n, t == "for_statement" ? "right" : "condition"), depth + 1);
       ++loop_depth_;
       loops_.push_back(++next_loop_);

@@ -124,6 +124,16 @@ struct ConfSetting {
   std::optional<Pos> statement;
 };
 
+// A row count used as a yes/no question: `df.count() == 0`, `0 < df.count()`, `if df.count():`,
+// `not df.count()`, `len(df.collect()) > 0`. Comparisons with other numbers are not recorded.
+struct SizeTest {
+  const Chain* chain = nullptr;  // the chain ending in `.count()` (or `.collect()` for len(...))
+  bool via_len = false;          // len(df.collect())
+  bool means_empty = false;      // true: "is it empty?" (== 0, < 1, <= 0, not ...); false: "has rows?"
+  Pos pos;                       // the whole test expression, what a fix replaces
+  int cell = 1;
+};
+
 struct Loop {
   Pos pos;
   int cell = 1;
@@ -175,6 +185,7 @@ struct SourceModel {
   std::deque<Chain> chains;  // every maximal chain, in source order
   std::vector<UdfDef> udfs;
   std::vector<ConfSetting> settings;
+  std::vector<SizeTest> size_tests;
   std::vector<Comment> comments;
   std::vector<SyntaxProblem> syntax_errors;
   std::vector<SyntaxProblem> depth_limits;     // code nested too deep to analyse: once per cell, where it starts

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace planlint::pyspark {
@@ -19,6 +20,19 @@ std::string_view strip_eol(std::string_view l) {
 
 bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+// `name = !cmd` or `name = %magic ...` (IPython's assignment of a shell's or a line magic's output):
+// the offset of the '!' or '%' in `line`, else 0. `a != b`, `a == b` and `a %= b` are Python.
+std::size_t shell_assignment_value(std::string_view line, std::size_t ind) {
+  std::size_t i = ind;
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '.'; };
+  if (i >= line.size() || std::isdigit(static_cast<unsigned char>(line[i])) != 0) return 0;
+  while (i < line.size() && (ident(line[i]) || line[i] == ',' || line[i] == ' ')) ++i;
+  if (i == ind || i >= line.size() || line[i] != '=' || (i + 1 < line.size() && line[i + 1] == '=')) return 0;
+  ++i;
+  while (i < line.size() && line[i] == ' ') ++i;
+  return i < line.size() && (line[i] == '!' || line[i] == '%') ? i : 0;
 }
 
 // Jupyter and IPython magics and shell escapes are not Python: blank them out, keeping columns.
@@ -61,8 +75,13 @@ void mask_magics(std::string& text, CellLanguage& language) {
           return;
         }
       }
-      if (c == '%' || c == '!' || (first && c == '?'))
+      if (c == '%' || c == '!' || (first && c == '?')) {
         std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
+      } else if (std::size_t rhs = shell_assignment_value(line, ind); rhs != 0) {
+        // `files = !ls $path`, `t = %timeit -o f()`: IPython binds the output; keep the name bound to 0.
+        text[start + rhs] = '0';
+        std::fill(text.begin() + static_cast<long>(start + rhs + 1), text.begin() + static_cast<long>(end), ' ');
+      }
       first = false;
     }
     start = end + 1;

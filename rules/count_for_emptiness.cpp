@@ -1,0 +1,107 @@
+// count-for-emptiness: a full count (or collect) to answer "is there any row?".
+#include <algorithm>
+
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kCountForEmptiness{"SPK205",
+                                         "count-for-emptiness",
+                                         "Every row is counted to answer whether there is any",
+                                         Severity::warning,
+                                         FixAvailability::sometimes,
+                                         Impact::medium,
+                                         R"md(## What it does
+Finds a DataFrame's or RDD's row count used as a yes/no question: `df.count() == 0`, `!= 0`, `> 0`,
+`>= 1`, `< 1`, `0 < df.count()`, `if df.count():`, `if not df.count():`, `while df.count() > 0:`,
+and `len(df.collect()) == 0` (and the same comparisons). Counts compared with other numbers, counts
+kept in a variable and printed, and `len(df.head(1))` are not reported. A `count()` on something of
+unknown kind (a function parameter, `eval(...)`) counts as a DataFrame's in a file that uses Spark;
+pandas DataFrames and lists are never reported.
+
+## Why is this bad?
+`count()` runs a job over every partition of the input to produce a number that is then only
+compared with zero; `len(df.collect())` also moves every row to the driver. `isEmpty()` (or
+`head(1)`) stops at the first row Spark finds, usually after reading one file split.
+
+## Example (PySpark)
+```python
+new_rows = spark.table("staging.events").filter("ingest_date = current_date()")
+if new_rows.count() == 0:
+    print("nothing to load")
+```
+Use instead:
+```python
+new_rows = spark.table("staging.events").filter("ingest_date = current_date()")
+if new_rows.isEmpty():
+    print("nothing to load")
+```
+
+## Fix safety
+Safe for a DataFrame when the target Spark version has `DataFrame.isEmpty()` (3.3 and later, the
+default when no `target-spark-version` is set): the test becomes `df.isEmpty()` or
+`not df.isEmpty()`. For an older target it becomes `len(df.head(1)) == 0` (or `> 0`), and for an
+RDD `rdd.isEmpty()`. When the DataFrame is cached before the test, the count also fills the cache
+for what follows: the finding is an `info` and the fix is unsafe (the cache would then fill on
+first use instead).
+
+## Options
+`target-spark-version` chooses `isEmpty()` or `head(1)`.
+)md"};
+
+void check_count_for_emptiness(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  if (m.size_tests.empty()) return;
+  bool uses_spark = std::any_of(m.chains.begin(), m.chains.end(),
+                                [](const pyspark::Chain& c) { return c.is_session || c.is_dataframe; });
+  for (const auto& t : m.size_tests) {
+    const pyspark::Chain& chain = *t.chain;
+    const pyspark::Link& last = chain.links.back();
+    bool rdd = last.on == pyspark::Link::On::rdd;
+    // pandas and lists: len() is cheap there. A receiver of unknown kind (a parameter, eval(...)) is
+    // taken for a DataFrame in a file that uses Spark: no other common zero-argument count() is
+    // compared with 0 (pandas' returns a Series, which cannot be a condition).
+    if (last.on == pyspark::Link::On::local) continue;
+    if (last.on == pyspark::Link::On::unknown && !uses_spark) continue;
+    // The receiver: the chain's text up to the `.count` / `.collect` link.
+    std::string_view cell = ctx.cell_text(t.cell);
+    if (last.link_pos.start_byte < chain.pos.start_byte || last.link_pos.start_byte > cell.size()) continue;
+    std::string receiver(cell.substr(chain.pos.start_byte, last.link_pos.start_byte - chain.pos.start_byte));
+    if (receiver.find('\n') != std::string::npos) receiver = "(" + receiver + ")";
+    bool cached = false;
+    for (const auto& step : chain.pipeline())
+      if (step.link->is_call && (step.link->name == "cache" || step.link->name == "persist")) cached = true;
+    std::string question =
+        t.via_len
+            ? "`len(" + std::string(cell.substr(chain.pos.start_byte, chain.pos.end_byte - chain.pos.start_byte)) + ")`"
+            : "`count()`";
+    std::string what = t.via_len ? "moves every row to the driver" : "counts every row";
+    std::string replacement;
+    if (rdd)
+      replacement = receiver + ".isEmpty()";
+    else if (ctx.options().targets_before(3, 3))
+      replacement = "len(" + receiver + ".head(1)) == 0";
+    else
+      replacement = receiver + ".isEmpty()";
+    if (!t.means_empty) {
+      if (replacement.rfind("len(", 0) == 0)
+        replacement.replace(replacement.size() - 4, 4, "> 0");
+      else
+        replacement = "not " + replacement;
+    }
+    auto& d = ctx.report(
+        t.cell, t.pos,
+        question + " " + what + " only to ask whether there is one; `" + replacement + "` stops at the first row");
+    if (cached) {
+      d.severity = Severity::info;
+      d.message += " (the DataFrame is cached, so the count also fills the cache for later use)";
+    }
+    Fix& f = ctx.attach_fix(d, rdd ? "Use isEmpty()" : "Ask for one row",
+                            cached ? Applicability::unsafe : Applicability::safe, replacement);
+    SourceContext::add_edit(f, t.cell, t.pos.start_byte, t.pos.end_byte, replacement);
+  }
+}
+
+}  // namespace planlint::rules

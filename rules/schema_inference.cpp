@@ -1,0 +1,162 @@
+// schema-inference: a batch read that makes Spark infer the schema (an extra pass over the data).
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kSchemaInference{"SPK404",
+                                       "schema-inference",
+                                       "A read infers the schema from the data: an extra pass over it",
+                                       Severity::warning,
+                                       FixAvailability::never,
+                                       Impact::medium,
+                                       R"md(## What it does
+Finds batch reads (`spark.read...`) that make Spark work out the schema from the data:
+- `inferSchema` set to true (`.option("inferSchema", "true")`, `.options(inferSchema=True)`,
+  `.csv(path, inferSchema=True)`, `.load(..., inferSchema="true")`; option names are
+  case-insensitive, as in Spark);
+- `samplingRatio` (the schema is inferred from a sample: still a pass over it);
+- `mergeSchema` set to true on a read (every file footer is read and merged; `mergeSchema` on a
+  *write* is Delta's schema evolution and is not reported);
+- a JSON read (`.json(path)`, `.format("json").load(path)`) with no `.schema(...)` and no `schema=`:
+  JSON always infers.
+
+A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
+reported. Streaming reads need a schema anyway and are not reported. An option whose value is a
+variable is not reported (its value is unknown here).
+
+## Why is this bad?
+Inference is a job of its own before the real one: Spark reads the files (all of them, or the
+sampled fraction) to guess types, then reads them again to do the work. On a large input that is
+a second full scan. The guessed types also change when the data does (a column of integers
+becomes a string the day one row holds "n/a"), so the job's output schema depends on its input.
+
+## Example (PySpark)
+```python
+orders = spark.read.option("header", True).option("inferSchema", True).csv("s3://lake/orders/")
+```
+Use instead:
+```python
+orders = spark.read.option("header", True).schema("id BIGINT, amount DOUBLE, ts TIMESTAMP").csv("s3://lake/orders/")
+```
+
+## Fix safety
+Display-only: only the author knows the schema. Write it as a DDL string or a `StructType`, or
+read it once (`spark.read...schema.json()`) and keep it beside the job.
+
+## Options
+None.
+)md"};
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// A literal that Spark reads as true: True, "true", "True". A variable is unknown (false here).
+bool truthy(const pyspark::Expr& e) {
+  if (e.bool_value) return *e.bool_value;
+  return e.string_value && lower(*e.string_value) == "true";
+}
+
+// A literal at all (for samplingRatio, any literal number or string means inference from a sample).
+bool literal(const pyspark::Expr& e) {
+  return e.bool_value || e.string_value || e.int_value || e.kind == "float" || e.kind == "integer";
+}
+
+// The inference options set by one link: `.option(k, v)`, `.options(k=v)`, or keywords of a
+// terminal read (`.csv(path, inferSchema=True)`).
+struct Setting {
+  std::string name;  // as written
+  const pyspark::Expr* value;
+  const pyspark::Pos* pos;
+};
+std::vector<Setting> inference_settings(const pyspark::Link& l) {
+  std::vector<Setting> out;
+  auto consider = [&](const std::string& key, const pyspark::Expr& value, const pyspark::Pos& pos) {
+    std::string k = lower(key);
+    if ((k == "inferschema" || k == "mergeschema") && truthy(value)) out.push_back({key, &value, &pos});
+    if (k == "samplingratio" && literal(value)) out.push_back({key, &value, &pos});
+  };
+  if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value) {
+    consider(*l.args[0].value.string_value, l.args[1].value, l.name_pos);
+    return out;
+  }
+  for (const auto& a : l.args)
+    if (!a.keyword.empty()) consider(a.keyword, a.value, a.value.pos);
+  return out;
+}
+
+bool is_terminal_read(const pyspark::Link& l) {
+  static const std::set<std::string, std::less<>> names{"csv", "json", "load", "parquet", "orc", "text", "table"};
+  return l.is_call && names.count(l.name) != 0;
+}
+
+}  // namespace
+
+void check_schema_inference(SourceContext& ctx) {
+  for (const auto& chain : ctx.model().chains) {
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    // The batch reader of the pipeline: `.read` on a session (not `.readStream`, not a DataFrame's `.write`).
+    std::size_t read_at = pipeline.size();
+    for (std::size_t i = 0; i < pipeline.size(); ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      if (l.is_call) continue;
+      if (l.name == "readStream" || l.name == "write" || l.name == "writeStream") break;
+      if (l.name == "read") {
+        read_at = i;
+        break;
+      }
+    }
+    if (read_at == pipeline.size()) continue;
+    bool has_schema = false;
+    std::string format;
+    for (std::size_t i = read_at + 1; i < pipeline.size(); ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      if (!l.is_call) break;  // `.write` and the like: the reader ended at a terminal read before
+      if (l.name == "schema") has_schema = true;
+      if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value)
+        format = lower(*l.args[0].value.string_value);
+      for (const auto& a : l.args) {
+        if (a.keyword == "schema") has_schema = true;
+        if (a.keyword == "format" && a.value.string_value) format = lower(*a.value.string_value);
+      }
+      bool own = i >= own_start;
+      if (own)
+        for (const auto& s : inference_settings(l)) {
+          std::string k = lower(s.name);
+          std::string what = k == "inferschema"
+                                 ? "makes Spark read the data once to guess the types before the job reads it again"
+                             : k == "mergeschema"
+                                 ? "makes Spark read every file's footer and merge their schemas before the job starts"
+                                 : "makes Spark read a sample of the data to infer the schema before the job reads it "
+                                   "again";
+          auto& d = ctx.report(chain.cell, *s.pos, "`" + s.name + "` " + what);
+          ctx.attach_fix(d, "Give the schema", Applicability::display_only,
+                         "Pass an explicit schema: `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) and drop `" +
+                             s.name + "`.");
+        }
+      if (!is_terminal_read(l)) continue;
+      bool json = l.name == "json" || (l.name == "load" && format == "json");
+      if (own && json && !has_schema) {
+        auto& d = ctx.report(chain.cell, l.name_pos,
+                             "JSON read without a schema: Spark reads all the input once to infer it, then again for "
+                             "the job");
+        ctx.attach_fix(d, "Give the schema", Applicability::display_only,
+                       "Add `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) before `." + l.name + "(...)`.");
+      }
+      break;  // the terminal read ends the reader's options
+    }
+  }
+}
+
+}  // namespace planlint::rules

@@ -1,0 +1,136 @@
+// topandas-without-arrow: toPandas() / createDataFrame(pandas_df) while Arrow is off.
+#include <algorithm>
+#include <cctype>
+
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kToPandasWithoutArrow{"SPK204",
+                                            "topandas-without-arrow",
+                                            "Data crosses between Spark and pandas row by row: Arrow is not enabled",
+                                            Severity::warning,
+                                            FixAvailability::never,
+                                            Impact::medium,
+                                            R"md(## What it does
+Finds `df.toPandas()` and `spark.createDataFrame(pdf)` of a pandas DataFrame (`pd.read_csv(...)`,
+`pd.DataFrame(data)`, a name bound to one, or the result of `toPandas()`; not a `pd.DataFrame` of rows
+written out in the code) in a file where
+`spark.sql.execution.arrow.pyspark.enabled` (or the Spark 2 name `spark.sql.execution.arrow.enabled`)
+is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
+SQL `SET`, anywhere in the file. A setting whose value is not a literal counts as enabled.
+
+Not reported: a `toPandas()` of a DataFrame that is small by construction (`limit(n)`, a global
+aggregate, driver-built data: Arrow changes nothing for ten rows); code that runs on Databricks
+(a Databricks notebook, a Jupyter export of one, code that uses `dbutils`: Databricks runtimes
+enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
+by default. Open-source Spark 2.3 to 4.1 has it off by default.
+
+## Why is this bad?
+Without Arrow, PySpark pickles every row on the executors, ships the rows to the driver one by one
+and builds the pandas DataFrame from Python objects (and the reverse for `createDataFrame`): for a
+few million rows that is minutes instead of seconds, and several times the memory. With Arrow the
+data moves as columnar batches.
+
+## Example (PySpark)
+```python
+pdf = spark.table("sales.daily").groupBy("store", "day").sum("amount").toPandas()
+```
+Use instead:
+```python
+spark.conf.set("spark.sql.execution.arrow.pyspark.enabled", "true")
+pdf = spark.table("sales.daily").groupBy("store", "day").sum("amount").toPandas()
+```
+
+## Fix safety
+Display-only: the setting belongs where the session is configured (the cluster, `spark-defaults`,
+the builder), which may not be this file. With Arrow, a few types convert differently (nested
+structs before Spark 3.3, timestamps' time zone): check the result once.
+
+## Options
+`target-spark-version`: 4.2 or later turns the rule off.
+)md"};
+
+namespace {
+
+bool arrow_setting(const pyspark::ConfSetting& s) {
+  return s.key == "spark.sql.execution.arrow.pyspark.enabled" || s.key == "spark.sql.execution.arrow.enabled";
+}
+
+bool truthy(const std::string& v) {
+  std::string l(v);
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
+  return l == "true" || l == "\"true\"" || l == "'true'";
+}
+
+// Whether the file turns Arrow on (or sets it to something it cannot read: then it may be on).
+bool arrow_enabled(const pyspark::SourceModel& m) {
+  return std::any_of(m.settings.begin(), m.settings.end(),
+                     [](const pyspark::ConfSetting& s) { return arrow_setting(s) && (!s.literal || truthy(s.value)); });
+}
+
+// pd.DataFrame({...}) / pd.DataFrame([...]): rows written in the code, a handful.
+bool literal_rows(const pyspark::Link& l) {
+  const pyspark::Arg* data = l.arg(0, "data");
+  return l.name == "DataFrame" && data != nullptr &&
+         (data->value.kind == "dictionary" || data->value.kind == "list" || data->value.kind == "tuple");
+}
+
+enum class Pandas { no, yes, literal };
+
+Pandas pandas_chain(const pyspark::SourceModel& m, const pyspark::Chain* c) {
+  for (int guard = 0; c != nullptr && guard < 16; ++guard, c = c->bound) {
+    if (!c->links.empty() && c->links.back().name == "toPandas") return Pandas::yes;
+    std::string root = m.qualify(c->root);
+    if (root == "pandas" || root.rfind("pandas.", 0) == 0)
+      return c->links.size() == 1 && literal_rows(c->links[0]) ? Pandas::literal : Pandas::yes;
+    if (c->root_is_call) return Pandas::no;
+  }
+  return Pandas::no;
+}
+
+// A pandas DataFrame as far as the file shows: pd.DataFrame(...), pd.read_csv(...), a name bound to one,
+// with more rows than the code spells out.
+bool pandas_value(const pyspark::SourceModel& m, const pyspark::Expr& e) {
+  return pandas_chain(m, e.chain) == Pandas::yes;
+}
+
+}  // namespace
+
+void check_topandas_without_arrow(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  if (runs_on_databricks(m)) return;
+  if (!ctx.options().target_spark_version.empty() && !ctx.options().targets_before(4, 2)) return;
+  if (arrow_enabled(m)) return;
+  for (const auto& chain : m.chains) {
+    auto pipeline = chain.pipeline();
+    for (std::size_t i = pipeline.size() - chain.links.size(); i < pipeline.size(); ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      if (!l.is_call) continue;
+      if (l.name == "toPandas" && l.args.empty() &&
+          (chain.is_dataframe || l.on == pyspark::Link::On::dataframe || chain.ends_local)) {
+        if (l.on == pyspark::Link::On::local || l.on == pyspark::Link::On::rdd) continue;
+        pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
+        if (pyspark::small_by_construction(rows.rows)) continue;
+        auto& d = ctx.report(chain.cell, l.name_pos,
+                             "`toPandas()` without Arrow: every row is pickled and sent to the driver one at a time");
+        ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
+                       "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
+        continue;
+      }
+      if (l.name == "createDataFrame" && chain.is_dataframe) {
+        const pyspark::Arg* data = l.arg(0, "data");
+        if (data == nullptr || !pandas_value(m, data->value)) continue;
+        auto& d = ctx.report(chain.cell, l.name_pos,
+                             "`createDataFrame` of a pandas DataFrame without Arrow: it is converted row by row on "
+                             "the driver");
+        ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
+                       "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
+      }
+    }
+  }
+}
+
+}  // namespace planlint::rules
