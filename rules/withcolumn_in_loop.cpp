@@ -38,39 +38,6 @@ Display-only: build all columns in one `withColumns({...})` (Spark 3.3+) or one 
 None.
 )md"};
 
-namespace {
-
-// Whether the value `name` holds at `chain` grows over the turns of the chain's loop: it was bound
-// before the loop (or in an outer one), or in this turn from its own previous value. A name read
-// afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
-bool carried_across_turns(const pyspark::Chain& chain) {
-  if (chain.root_is_loop_target) return false;
-  const pyspark::Chain* b = chain.bound;
-  for (int guard = 0; b != nullptr && guard < 64; ++guard) {
-    if (b->loop != chain.loop) return true;
-    if (b->root_is_call) {
-      // cust_df = dict_join(cust_df, ...): built from the value the name had then; follow it.
-      const pyspark::Chain* from = nullptr;
-      bool named = false;
-      for (const auto& a : b->root_args)
-        if (a.value.kind == "identifier" && a.value.text == chain.root) {
-          named = true;
-          from = a.value.chain;
-        }
-      if (!named) return false;
-      if (from == nullptr) return true;
-      b = from;
-      continue;
-    }
-    if (b->root != chain.root) return false;
-    if (b->root_is_loop_target) return false;
-    b = b->bound;
-  }
-  return true;  // never bound in this scope: a parameter or a global, carried from turn to turn
-}
-
-}  // namespace
-
 void check_withcolumn_in_loop(SourceContext& ctx) {
   for (const auto& chain : ctx.model().chains) {
     if (!chain.in_loop || chain.assigned_to.empty() || chain.assigned_to != chain.root || chain.root_is_call) continue;

@@ -12,7 +12,7 @@ extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRo
     kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax,
     kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite, kEventLogSyntax, kTaskSkew, kDiskSpill,
     kGcPressure, kTinyTasks, kShufflePartitionsMismatch, kOversizedCluster, kDriverBound, kFailedStages,
-    kSchemaInference, kCountForEmptiness, kToPandasWithoutArrow;
+    kSchemaInference, kCountForEmptiness, kToPandasWithoutArrow, kRddFallback, kLoopLineageGrowth;
 using lint::EventLogContext;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
@@ -55,6 +55,8 @@ void check_failed_stages(EventLogContext&);
 void check_schema_inference(SourceContext&);
 void check_count_for_emptiness(SourceContext&);
 void check_topandas_without_arrow(SourceContext&);
+void check_rdd_fallback(SourceContext&);
+void check_loop_lineage_growth(SourceContext&);
 }  // namespace planlint::rules
 
 namespace planlint::lint {
@@ -80,6 +82,7 @@ const std::array kRules{
     Rule{&kCollectLarge, nullptr, check_collect_large},
     Rule{&kToPandasWithoutArrow, nullptr, check_topandas_without_arrow},
     Rule{&kCountForEmptiness, nullptr, check_count_for_emptiness},
+    Rule{&kRddFallback, nullptr, check_rdd_fallback},
     Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
     Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
     Rule{&kBroadcastDisabled, nullptr, check_broadcast_disabled},
@@ -89,6 +92,7 @@ const std::array kRules{
     Rule{&kSchemaInference, nullptr, check_schema_inference},
     Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
+    Rule{&kLoopLineageGrowth, nullptr, check_loop_lineage_growth},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},
     Rule{&kTaskSkew, nullptr, nullptr, check_task_skew},
     Rule{&kDiskSpill, nullptr, nullptr, check_disk_spill},

@@ -65,6 +65,11 @@ void for_each_write(const pyspark::SourceModel& m, F&& f) {
 // or "" when the file must import it first.
 std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn);
 
+// Whether the value `chain.root` holds at `chain` grows over the turns of the chain's loop: it was
+// bound before the loop (or in an outer one), or in this turn from its own previous value. A name read
+// afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
+bool carried_across_turns(const pyspark::Chain& chain);
+
 // Whether the file runs on Databricks as far as it shows: a Databricks source notebook, a Jupyter
 // export of one (its `notebookId` / `application/vnd.databricks` metadata), or code using `dbutils`.
 bool runs_on_databricks(const pyspark::SourceModel& m);

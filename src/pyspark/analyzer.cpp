@@ -925,6 +925,13 @@ class Analyzer {
         bindings_[name] = bindings_[text(right)];
       } else {
         bindings_.erase(name);
+        // `acc = new if acc is None else acc.union(new)`: each branch's chain is what `name` may hold.
+        if (is_type(right, "conditional_expression") && named_count(right) == 3)
+          for (std::uint32_t i : {0U, 2U}) {
+            TSNode branch = unparen(ts_node_named_child(right, i));
+            if (is_type(branch, "call") || is_type(branch, "attribute"))
+              if (const Chain* c = build_chain(branch, depth + 1)) const_cast<Chain*>(c)->assigned_to = name;
+          }
       }
     } else if (is_type(left, "attribute") && text(field(left, "object")) == "self") {
       std::string name = "self." + text(field(left, "attribute"));
@@ -1178,6 +1185,40 @@ class Analyzer {
       f.returns_dataframe = true;
   }
 
+  // `["a", "b"]`, `("a", "b")`, `{"a"}`: their length; `range(3)`, `range(1, 4)`: the count; else -1.
+  int spelled_out_turns(TSNode it) {
+    it = unparen(it);
+    // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
+    for (int guard = 0; guard < 4 && is_type(it, "call"); ++guard) {
+      std::string fn = text(field(it, "function"));
+      TSNode args = field(it, "arguments");
+      if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple") ||
+          named_count(args) != 1)
+        break;
+      it = unparen(ts_node_named_child(args, 0));
+    }
+    if (is_type(it, "list") || is_type(it, "tuple") || is_type(it, "set")) {
+      for (std::uint32_t i = 0; i < named_count(it); ++i)
+        if (is_type(ts_node_named_child(it, i), "list_splat")) return -1;
+      return static_cast<int>(named_count(it));
+    }
+    if (!is_type(it, "call") || text(field(it, "function")) != "range") return -1;
+    TSNode args = field(it, "arguments");
+    std::vector<long long> v;
+    for (std::uint32_t i = 0; i < named_count(args); ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      if (!is_type(a, "integer")) return -1;
+      try {
+        v.push_back(std::stoll(text(a)));
+      } catch (...) {
+        return -1;
+      }
+    }
+    if (v.size() == 1) return static_cast<int>(std::max(0LL, std::min(v[0], 1'000'000LL)));
+    if (v.size() == 2) return static_cast<int>(std::max(0LL, std::min(v[1] - v[0], 1'000'000LL)));
+    return -1;
+  }
+
   // The chain counted by `e` (`df.count()`, or `len(df.collect())` with via_len), or nullptr.
   const Chain* counted(TSNode e, int depth, bool& via_len) {
     e = unparen(e);
@@ -1279,6 +1320,10 @@ class Analyzer {
       visit_children_of_chain(field(n, t == "for_statement" ? "right" : "condition"), depth + 1);
       ++loop_depth_;
       loops_.push_back(++next_loop_);
+      Loop& loop = m_.loops.emplace_back();
+      loop.pos = pos_of(ts_node_child(n, 0));
+      loop.cell = cell_->number;
+      if (t == "for_statement") loop.known_turns = spelled_out_turns(field(n, "right"));
       auto saved_targets = loop_targets_;
       if (t == "for_statement") note_loop_targets(field(n, "left"), depth + 1);
       visit(field(n, "body"), depth + 1);

@@ -135,8 +135,11 @@ struct SizeTest {
 };
 
 struct Loop {
-  Pos pos;
+  Pos pos;  // the `for` / `while` keyword
   int cell = 1;
+  // How many turns the code spells out: `for x in ["a", "b"]` (a literal list, tuple or set), `range(3)`;
+  // -1 when the count depends on data.
+  int known_turns = -1;
 };
 
 struct Comment {
@@ -186,6 +189,7 @@ struct SourceModel {
   std::vector<UdfDef> udfs;
   std::vector<ConfSetting> settings;
   std::vector<SizeTest> size_tests;
+  std::vector<Loop> loops;  // loops[n - 1] is loop number n (Chain::loop)
   std::vector<Comment> comments;
   std::vector<SyntaxProblem> syntax_errors;
   std::vector<SyntaxProblem> depth_limits;     // code nested too deep to analyse: once per cell, where it starts

@@ -1,0 +1,150 @@
+// rdd-fallback: DataFrame work done on its RDD in Python, and groupByKey where reduceByKey would do.
+#include <regex>
+#include <set>
+
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kRddFallback{"SPK206",
+                                   "rdd-fallback",
+                                   "Work leaves Catalyst for Python functions on an RDD",
+                                   Severity::warning,
+                                   FixAvailability::never,
+                                   Impact::medium,
+                                   R"md(## What it does
+Finds two ways work drops out of Spark SQL's optimiser and engine into Python row by row:
+- `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach` on a DataFrame's RDD (also through a name:
+  `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back. A plain projection
+  that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
+  collect costs more than the detour.
+- `groupByKey()` on an RDD followed by an aggregate of each group (`mapValues(len)`, `mapValues(sum)`,
+  `mapValues(lambda v: sum(v) / len(v))`, `.map(lambda kv: (kv[0], sum(kv[1])))`): every value is
+  shuffled and held in memory per key, where `reduceByKey` or `aggregateByKey` would combine on the
+  map side first. `groupByKey().mapValues(list)` (the groups themselves are wanted) is not reported.
+
+`getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` (per-partition set-up, such
+as a connection) are not reported.
+
+## Why is this bad?
+On an RDD, Spark cannot see inside the Python lambdas: no column pruning, no filter pushdown, no
+whole-stage code generation, and every row is pickled to a Python worker and back. The same logic
+as DataFrame expressions runs in the JVM, usually several times faster. `groupByKey` moves every
+value over the network and can run an executor out of memory on a hot key; `reduceByKey` sends one
+partial result per key and partition.
+
+## Example (PySpark)
+```python
+totals = sales.rdd.map(lambda r: (r.store, r.amount)).groupByKey().mapValues(sum).toDF(["store", "total"])
+```
+Use instead:
+```python
+totals = sales.groupBy("store").agg(F.sum("amount").alias("total"))
+```
+
+## Fix safety
+Display-only: the Python function has to be rewritten with built-in functions (or a pandas UDF /
+`mapInPandas` where no built-in fits).
+
+## Options
+None.
+)md"};
+
+namespace {
+
+// The aggregate of one group applied by `mapValues(f)` or `map(lambda kv: (kv[0], f(kv[1])))`, or "".
+std::string group_aggregate(const pyspark::Link& l) {
+  const pyspark::Arg* a = l.arg(0, "f");
+  if (a == nullptr) return {};
+  const pyspark::Expr& f = a->value;
+  static const std::set<std::string, std::less<>> aggs{"len", "sum", "max", "min"};
+  if (l.name == "mapValues" && f.kind == "identifier" && aggs.count(f.text) != 0) return f.text;
+  if (!f.lambda || f.lambda->params.size() != 1) return {};
+  const std::string& p = f.lambda->params[0];
+  const std::string& body = f.lambda->body;
+  if (body.find("list(") != std::string::npos || body.find("sorted(") != std::string::npos ||
+      body.find("set(") != std::string::npos || body.find(" for ") != std::string::npos)
+    return {};
+  std::string group = l.name == "mapValues" ? p : p + "[1]";
+  std::regex agg("\\b(sum|len|max|min)\\(\\s*" + std::regex_replace(group, std::regex(R"([\[\]])"), R"(\$&)") +
+                 "\\s*\\)");
+  std::smatch m;
+  if (!std::regex_search(body, m, agg)) return {};
+  bool sum = body.find("sum(") != std::string::npos, len = body.find("len(") != std::string::npos;
+  return sum && len ? "mean" : m[1].str();
+}
+
+// A lambda that only picks fields: `lambda x: x`, `lambda r: r[0]`, `lambda r: r.id`.
+bool projection(const pyspark::Link& l) {
+  const pyspark::Arg* a = l.arg(0, "f");
+  if (a == nullptr || !a->value.lambda || a->value.lambda->params.size() != 1) return false;
+  const std::string& p = a->value.lambda->params[0];
+  std::regex pick("^\\s*" + p + R"((\[\s*\d+\s*\]|\.\w+)?\s*$)");
+  return std::regex_match(a->value.lambda->body, pick);
+}
+
+}  // namespace
+
+void check_rdd_fallback(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  static const std::set<std::string, std::less<>> row_functions{"map", "flatMap", "filter", "foreach"};
+  for (const auto& chain : m.chains) {
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      if (!l.is_call) continue;
+      // groupByKey + an aggregate per group: reported once, at the groupByKey.
+      if (l.name == "mapValues" || l.name == "map") {
+        std::string agg = group_aggregate(l);
+        const pyspark::Step* prev = i > 0 ? &pipeline[i - 1] : nullptr;
+        if (!agg.empty() && prev != nullptr && prev->link->is_call && prev->link->name == "groupByKey") {
+          auto& d = ctx.report(prev->chain->cell, prev->link->name_pos,
+                               "`groupByKey()` then `" + agg +
+                                   "` of each group: every value is shuffled and held per key; `reduceByKey` "
+                                   "combines before the shuffle");
+          std::string how = agg == "len"   ? ".mapValues(lambda _: 1).reduceByKey(lambda a, b: a + b)"
+                            : agg == "sum" ? ".reduceByKey(lambda a, b: a + b)"
+                            : agg == "max" ? ".reduceByKey(max)"
+                            : agg == "min" ? ".reduceByKey(min)"
+                                           : ".aggregateByKey(...)";
+          ctx.attach_fix(d, "Combine on the map side", Applicability::display_only,
+                         "Use `" + how + "` (or `aggregateByKey` for a mean), or a DataFrame `groupBy().agg()`.");
+          continue;
+        }
+      }
+      if (row_functions.count(l.name) == 0 || i == 0) continue;
+      // Applied to the RDD of a DataFrame: the step before is `.rdd`, or the name holds one.
+      const pyspark::Link& before = *pipeline[i - 1].link;
+      bool on_df_rdd = (!before.is_call && before.name == "rdd" && before.on != pyspark::Link::On::rdd) ||
+                       (i == own_start && chain.bound != nullptr && chain.bound->rdd_of_dataframe &&
+                        !chain.bound->links.empty() && chain.bound->links.back().name == "rdd");
+      if (!on_df_rdd) continue;
+      bool back_to_df = false, collected = false;
+      for (std::size_t k = i + 1; k < pipeline.size(); ++k) {
+        back_to_df = back_to_df || pipeline[k].link->name == "toDF";
+        collected = collected || (k == i + 1 && pipeline[k].link->name == "collect");
+      }
+      std::string msg =
+          "`." + l.name + "` on the DataFrame's RDD runs a Python function per row, outside the optimiser";
+      if (back_to_df) msg += ", and `toDF()` converts the rows back";
+      auto& d = ctx.report(chain.cell, l.name_pos, msg);
+      if (collected && projection(l) && !back_to_df) {
+        d.severity = Severity::info;
+        ctx.attach_fix(d, "Collect the column directly", Applicability::display_only,
+                       "[row[0] for row in df.select(\"col\").collect()]");
+        continue;
+      }
+      ctx.attach_fix(d, "Stay in DataFrames", Applicability::display_only,
+                     l.name == "foreach"
+                         ? "Write the rows with a DataFrame writer, or use `foreachPartition` to set up "
+                           "once per partition."
+                         : "Express it with DataFrame functions (`select`, `withColumn`, `filter` with "
+                           "`pyspark.sql.functions`), or `mapInPandas` / a pandas UDF.");
+    }
+  }
+}
+
+}  // namespace planlint::rules
