@@ -23,7 +23,7 @@ contains() {  # contains NAME FILE TEXT
 lacks() {  # lacks NAME FILE TEXT
   if grep -qF -- "$3" "$work/$2"; then echo "FAIL $1: '$3' in $2"; sed 's/^/  | /' "$work/$2" | head -20; fails=$((fails+1)); else echo "ok   $1"; fi
 }
-good=$fixtures/source/single-file-write/bad_single_file.py  # two findings
+good=$fixtures/source/single-file-write/bad_single_file.py  # three findings (single-file-write twice, recomputed-lineage)
 
 # 1. Invalid UTF-8 in a plan and in a file name: every report format is still written, and valid.
 printf '== Physical Plan ==\n*(1) Filter (a#1 = \xff\xfe)\n+- BatchEvalPython [f(a#1)#3], [pythonUDF0#4]\n   +- LocalTableScan [a#1]\n' >"$work/bad$(printf '\xff').plan"
@@ -41,12 +41,12 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/base.json" && 
 # regular files.
 check "/dev/zero is refused, bounded" 2 "$planlint" --isolated /dev/zero "$good"
 contains "/dev/zero named" err "/dev/zero: larger than"
-contains "/dev/zero: the other file is linted" out "Found 2 findings in 1 file; 1 file could not be checked."
+contains "/dev/zero: the other file is linted" out "Found 3 findings in 1 file; 1 file could not be checked."
 mkfifo "$work/pipe.plan"
 check "FIFO without a writer: no hang" 0 "$planlint" --isolated "$work/pipe.plan"
 mkdir "$work/tree" && mkfifo "$work/tree/q.plan" && cp "$good" "$work/tree/"
 check "folder walk skips FIFOs" 1 "$planlint" --isolated "$work/tree"
-contains "folder walk lints the regular file" out "Found 2 findings in 1 file."
+contains "folder walk lints the regular file" out "Found 3 findings in 1 file."
 
 # 3. Read errors are errors naming the path; the rest is linted; never "All checks passed".
 check "/proc/self/mem read error" 2 "$planlint" --isolated /proc/self/mem "$good"
@@ -107,7 +107,7 @@ cp "$good" "$work/cfg/a/" && cp "$good" "$work/cfg/b/"
 check "broken configuration" 2 "$planlint" "$work/cfg"
 contains "broken configuration named" err "a/pyproject.toml:1:"
 contains "its file is not linted" err "a/bad_single_file.py: not linted: its configuration has an error"
-contains "the other folder is linted" out "Found 2 findings in 1 file; 1 file could not be checked."
+contains "the other folder is linted" out "Found 3 findings in 1 file; 1 file could not be checked."
 
 # 9. No silent limits on long chains or deep nesting: the finding at the end of a 50,000-link
 # chain is still reported; a filter nested in 100,000 parentheses is still read (both linear now).

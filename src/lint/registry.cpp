@@ -12,7 +12,7 @@ extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRo
     kCollectLarge, kBroadcastDisabled, kSingleFileWrite, kWithColumnInLoop, kCacheWithoutUnpersist, kPythonSyntax,
     kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite, kEventLogSyntax, kTaskSkew, kDiskSpill,
     kGcPressure, kTinyTasks, kShufflePartitionsMismatch, kOversizedCluster, kDriverBound, kFailedStages,
-    kSchemaInference, kCountForEmptiness, kToPandasWithoutArrow, kRddFallback, kLoopLineageGrowth;
+    kSchemaInference, kCountForEmptiness, kToPandasWithoutArrow, kRddFallback, kLoopLineageGrowth, kRecomputedLineage;
 using lint::EventLogContext;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
@@ -57,6 +57,7 @@ void check_count_for_emptiness(SourceContext&);
 void check_topandas_without_arrow(SourceContext&);
 void check_rdd_fallback(SourceContext&);
 void check_loop_lineage_growth(SourceContext&);
+void check_recomputed_lineage(SourceContext&);
 }  // namespace planlint::rules
 
 namespace planlint::lint {
@@ -92,6 +93,7 @@ const std::array kRules{
     Rule{&kSchemaInference, nullptr, check_schema_inference},
     Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
+    Rule{&kRecomputedLineage, nullptr, check_recomputed_lineage},
     Rule{&kLoopLineageGrowth, nullptr, check_loop_lineage_growth},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},
     Rule{&kTaskSkew, nullptr, nullptr, check_task_skew},

@@ -22,6 +22,17 @@ Diagnostic& SourceContext::report(int cell, const pyspark::Pos& pos, std::string
   return out_.back();
 }
 
+void SourceContext::add_related(Diagnostic& d, int cell, const pyspark::Pos& pos, std::string message) const {
+  Location l;
+  l.path = model_.file->path;
+  l.cell = cell;
+  l.cell_line = l.line = pos.line;
+  l.cell_column = l.column = pos.column;
+  l.end_line = pos.end_line;
+  l.end_column = pos.end_column;
+  d.related.push_back({std::move(l), std::move(message)});
+}
+
 Fix& SourceContext::attach_fix(Diagnostic& d, std::string title, Applicability applicability, std::string suggestion) {
   d.fix = Fix{std::move(title), applicability, {}, std::move(suggestion)};
   return *d.fix;

@@ -23,6 +23,8 @@ class SourceContext {
 
   Diagnostic& report(int cell, const pyspark::Pos& pos, std::string message);
   Fix& attach_fix(Diagnostic& d, std::string title, Applicability applicability, std::string suggestion);
+  // A related location in cell coordinates (mapped to the file with the finding).
+  void add_related(Diagnostic& d, int cell, const pyspark::Pos& pos, std::string message) const;
   static void add_edit(Fix& fix, int cell, std::uint32_t start_byte, std::uint32_t end_byte, std::string replacement);
   [[nodiscard]] std::string_view cell_text(int cell) const;
 

@@ -228,7 +228,9 @@ class Analyzer {
   std::set<const Chain*> noted_;
   TSNode statement_node_{};  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
-  std::vector<int> loops_;  // open loops, innermost last
+  std::vector<int> loops_;                     // open loops, innermost last
+  std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
+  int next_if_ = 0;
   int next_loop_ = 0;
   std::map<std::string, int> loop_targets_;            // names a `for` rebinds, to its loop
   std::vector<std::string> functions_;                 // open defs, innermost last
@@ -638,6 +640,7 @@ class Analyzer {
     c.in_loop = loop_depth_ > 0;
     c.loop = loops_.empty() ? 0 : loops_.back();
     if (!functions_.empty()) c.function = functions_.back();
+    c.branches = branches_;
     c.pos = pos_of(n);
     TSNode cur = n;
     std::vector<Link> links;
@@ -885,6 +888,10 @@ class Analyzer {
     bool spark_data = false;
     if (kind == Kind::unknown)
       for (const auto& l : c.links) spark_data = spark_data || kSparkOnlyMethods.count(l.name) != 0;
+    // Window.orderBy(...).rowsBetween(...) is a window specification, whatever methods it shares.
+    std::string root = m_.qualify(c.root);
+    if (!c.root_is_call && (root == "Window" || root.size() > 7 && root.substr(root.size() - 7) == ".Window"))
+      spark_data = false;
     c.is_rdd = kind == Kind::rdd;
     c.rdd_of_dataframe = c.is_rdd && of_dataframe;
     c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);
@@ -1314,6 +1321,27 @@ class Analyzer {
     if (t == "decorated_definition") return handle_decorated(n, depth);
     if (t == "assignment") return handle_assignment(n, depth);
     if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
+    if (t == "if_statement") {
+      visit(field(n, "condition"), depth + 1);
+      int id = ++next_if_;
+      branches_.emplace_back(id, 0);
+      visit(field(n, "consequence"), depth + 1);
+      branches_.pop_back();
+      int branch = 1;
+      std::uint32_t count = child_count(n);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        TSNode c = ts_node_child(n, i);
+        if (is_type(c, "comment")) {
+          visit(c, depth + 1);
+          continue;
+        }
+        if (!is_type(c, "elif_clause") && !is_type(c, "else_clause")) continue;
+        branches_.emplace_back(id, branch++);
+        visit(c, depth + 1);
+        branches_.pop_back();
+      }
+      return;
+    }
     if (t == "for_statement" || t == "while_statement") {
       ++statement_;
       if (t == "while_statement") note_truth_test(field(n, "condition"), depth);

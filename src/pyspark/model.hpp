@@ -85,13 +85,17 @@ struct Chain {
   bool in_loop = false;
   std::string assigned_to;  // `name = <chain>` (simple names only)
   bool is_dataframe = false;
-  bool is_rdd = false;                 // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
-  bool rdd_of_dataframe = false;       // that RDD holds a DataFrame's rows (it went through `.rdd`)
-  bool is_session = false;             // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
-  bool ends_local = false;             // its value lives on the driver: toPandas(), collect(), count()...
-  int loop = 0;                        // the innermost loop around the chain (numbered from 1), 0 outside loops
-  bool root_is_loop_target = false;    // `root` is rebound by that loop on every turn (`for df in dfs:`)
-  std::string function;                // the enclosing def, "" at module level
+  bool is_rdd = false;               // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
+  bool rdd_of_dataframe = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
+  bool is_session = false;           // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  bool ends_local = false;           // its value lives on the driver: toPandas(), collect(), count()...
+  int loop = 0;                      // the innermost loop around the chain (numbered from 1), 0 outside loops
+  bool root_is_loop_target = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
+  std::string function;              // the enclosing def, "" at module level
+  // The if-statement branches around the chain, outermost first: (if statement number, branch:
+  // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
+  // if statement never both run in one pass.
+  std::vector<std::pair<int, int>> branches;
   std::vector<Arg> root_args;          // the arguments of a root call: load(path), f(df, "k")
   const Chain* bound = nullptr;        // the chain `root` was bound to when this one ran
   std::optional<Pos> whole_statement;  // the chain is a whole expression statement: its removal range

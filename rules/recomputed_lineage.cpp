@@ -1,0 +1,334 @@
+// recomputed-lineage: a DataFrame with an expensive lineage that two or more actions (or branches of
+// one action) compute again from the source, without cache() or persist().
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "lint/source_context.hpp"
+
+namespace planlint::rules {
+
+using namespace planlint::lint;
+
+extern const RuleInfo kRecomputedLineage{"SPK503",
+                                         "recomputed-lineage",
+                                         "A DataFrame is computed again from its source for each use",
+                                         Severity::warning,
+                                         FixAvailability::sometimes,
+                                         Impact::high,
+                                         R"md(## What it does
+Follows each named DataFrame to the actions that run it: `count()`, `collect()`, `toPandas()`,
+`first()` / `take()` / `head()` / `show()` / `display()` (only when the lineage shuffles: otherwise
+they read a few rows), `foreach`, and writes (`.write...save()`, `saveAsTable`, `insertInto`,
+`writeTo...`). When the lineage of a DataFrame is computed two or more times, because two actions
+use it (a `count()` to log progress, then a `write`; two writes) or because one action reaches it
+twice (a union of two filters of it, a self-join, two joins of it), and nothing on the way caches
+it (`cache()`, `persist()`, `checkpoint()`, `localCheckpoint()`, also as a statement of its own), the
+DataFrame where the uses fork is reported, with every use.
+
+Only lineages that cost something count: a read of a table or files, a shuffle (join, groupBy,
+distinct, orderBy, repartition, window...) or a Python UDF; data built on the driver and queries
+limited to a few rows (`limit(n)`, `SELECT ... LIMIT n`) are not reported. A lineage that is only a
+read with narrow steps (filters, projections) is an `info`: each use scans the input again, which a
+cache of the whole input does not always beat. An action inside a loop that the DataFrame is not in runs once per turn: that is two
+uses already. Uses in different branches of one `if` are not added up. Uses inside functions the
+DataFrame is passed to are not followed; streaming DataFrames are not reported.
+
+## Why is this bad?
+A DataFrame is a recipe, not a result: every action runs the whole plan again from the source.
+A `count()` before a `write` reads, joins and aggregates everything twice; two writes of one
+transformed DataFrame do all the work twice. Spark reuses an identical shuffle inside one query,
+but never across actions.
+
+## Example (PySpark)
+```python
+enriched = spark.table("orders").join(spark.table("customers"), "customer_id")
+print(f"writing {enriched.count()} rows")
+enriched.write.mode("overwrite").saveAsTable("orders_enriched")
+```
+Use instead:
+```python
+enriched = spark.table("orders").join(spark.table("customers"), "customer_id")
+enriched.write.mode("overwrite").saveAsTable("orders_enriched")
+print(f"wrote {spark.table('orders_enriched').count()} rows")
+```
+
+## Fix safety
+Unsafe, for a lineage with a shuffle or a UDF assigned in the same block as its last use: the fix appends
+`.cache()` to its definition and adds `name.unpersist()` after the last action that reads it.
+Caching costs executor memory (and spills to disk when it does not fit), and it changes what a
+non-deterministic lineage returns to each use (the same rows instead of a new draw), so it is not
+applied by `--fix` alone. Often better: drop a count that only logs progress, or read the figure
+back from what was written.
+
+## Options
+None.
+)md"};
+
+namespace {
+
+using pyspark::Chain;
+using pyspark::Link;
+
+const std::set<std::string, std::less<>> kShuffles{
+    "groupBy",         "groupby",   "agg",          "join",        "crossJoin",          "distinct", "dropDuplicates",
+    "drop_duplicates", "orderBy",   "sort",         "repartition", "repartitionByRange", "rollup",   "cube",
+    "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
+const std::set<std::string, std::less<>> kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
+const std::set<std::string, std::less<>> kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
+const std::set<std::string, std::less<>> kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json"};
+const std::set<std::string, std::less<>> kWriteEnds{"save",    "saveAsTable", "insertInto",
+                                                    "parquet", "csv",         "json",
+                                                    "orc",     "text",        "jdbc",
+                                                    "append",  "create",      "createOrReplace",
+                                                    "replace", "overwrite",   "overwritePartitions"};
+
+struct Action {
+  const Chain* chain;
+  const Link* link;  // the action link (or the `write` link); nullptr: display(df)
+  std::string what;
+};
+
+class Graph {
+ public:
+  explicit Graph(const pyspark::SourceModel& m) : m_(m) {
+    for (const auto& c : m.chains) {
+      if (c.bound != nullptr) children_[c.bound].push_back(&c);
+      auto add_args = [&](const std::vector<pyspark::Arg>& args) {
+        for (const auto& a : args)
+          if (a.value.chain != nullptr && a.value.chain != &c) children_[a.value.chain].push_back(&c);
+      };
+      for (const auto& l : c.links) add_args(l.args);
+      if (c.root_is_call) add_args(c.root_args);
+    }
+  }
+
+  // The action `c` runs itself, if any: its first driver result, write, show or foreach.
+  [[nodiscard]] std::optional<Action> action(const Chain& c) const {
+    if (c.root_is_call && (c.root == "display" || c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display"))
+      return Action{&c, nullptr, "display()"};
+    for (std::size_t i = 0; i < c.links.size(); ++i) {
+      const Link& l = c.links[i];
+      if (l.on == Link::On::local) break;
+      if ((l.name == "write" && !l.is_call) || (l.name == "writeTo" && l.is_call)) {
+        for (std::size_t k = i + 1; k < c.links.size(); ++k)
+          if (c.links[k].is_call && kWriteEnds.count(c.links[k].name) != 0) return Action{&c, &l, "write"};
+        return std::nullopt;
+      }
+      if (!l.is_call) continue;
+      // groupBy(...).count() is an aggregation, not an action.
+      bool grouped = i > 0 && kGroupings.count(c.links[i - 1].name) != 0;
+      if (grouped) continue;
+      if (l.name == "count" || l.name == "collect" || l.name == "toPandas" || l.name == "toLocalIterator" ||
+          l.name == "foreach" || l.name == "foreachPartition" || l.name == "show" || l.name == "first" ||
+          l.name == "take" || l.name == "head")
+        return Action{&c, &l, l.name + "()"};
+    }
+    return std::nullopt;
+  }
+
+  [[nodiscard]] const std::vector<const Chain*>& children(const Chain* c) const {
+    static const std::vector<const Chain*> none;
+    auto it = children_.find(c);
+    return it == children_.end() ? none : it->second;
+  }
+
+  [[nodiscard]] static bool caches(const Chain& c) {
+    return std::any_of(c.links.begin(), c.links.end(),
+                       [](const Link& l) { return l.is_call && kCaches.count(l.name) != 0; });
+  }
+
+  // `name.cache()` as a statement of its own after `c` was bound to name: c is cached from then on.
+  [[nodiscard]] bool cached_later(const Chain& c) const {
+    for (const Chain* u : children(&c))
+      if (u->bound == &c && u->assigned_to.empty() && !u->links.empty() && u->links.size() == 1 &&
+          kCaches.count(u->links.front().name) != 0)
+        return true;
+    return false;
+  }
+
+  // Whether the lineage up to `c` costs something: a read, a shuffle or a Python UDF.
+  [[nodiscard]] bool expensive(const Chain& c, bool& shuffles) const {
+    shuffles = false;
+    bool read = false, streaming = false;
+    for (const auto& s : c.pipeline()) {
+      const Link& l = *s.link;
+      if (l.name == "readStream") streaming = true;
+      if (kReads.count(l.name) != 0) read = true;
+      if (kShuffles.count(l.name) != 0) shuffles = true;
+      for (const auto& a : l.args)
+        if (is_python_udf_call(m_, a.value)) shuffles = true;  // a UDF: costly like a shuffle
+    }
+    return !streaming && (read || shuffles);
+  }
+
+  // How many times the actions downstream of `c` compute c's lineage, and the actions reached.
+  // With `direct`, each use of `c` that leads to an action counts once (twice in a loop): how many
+  // ways the lineage forks right at `c`.
+  // An action in a loop that the DataFrame (`root_loop`) is not in runs once per turn: twice at least.
+  int runs(const Chain& c, bool shuffles, std::vector<Action>& reached, int root_loop, int depth = 0,
+           bool direct = false) const {
+    if (depth > 32) return 0;
+    // `df.limit(20).collect()`: a few rows of a lineage without a shuffle are read again, not all of it.
+    if (!shuffles && depth > 0 &&
+        std::any_of(c.links.begin(), c.links.end(), [](const Link& l) { return l.is_call && l.name == "limit"; }))
+      return 0;
+    int total = 0;
+    if (auto a = action(c); a && (shuffles || worth_alone(*a))) {
+      total += c.in_loop && c.loop > root_loop && turns(c.loop) != 1 ? std::max(2, turns(c.loop)) : 1;
+      reached.push_back(*a);
+    }
+    // Uses in different branches of one if statement: the largest branch counts, not their sum.
+    std::map<int, std::map<int, int>> by_if;  // if id -> branch -> runs
+    for (const Chain* u : children(&c)) {
+      if (u == &c) continue;
+      int r = runs(*u, shuffles, reached, root_loop, depth + 1);
+      if (r == 0) continue;
+      // Computed once, into the cache; with `direct`, one fork per use (two for a use in a loop).
+      if (caches(*u) || cached_later(*u)) r = 1;
+      if (direct) r = std::min(r, u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1);
+      if (auto branch = first_branch_not_in(*u, c)) {
+        by_if[branch->first][branch->second] += r;
+        continue;
+      }
+      total += r;
+    }
+    for (const auto& [id, branches] : by_if) {
+      int most = 0;
+      for (const auto& [b, r] : branches) most = std::max(most, r);
+      total += most;
+    }
+    return std::min(total, 1000);
+  }
+
+ private:
+  static bool worth_alone(const Action& a) {
+    // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
+    return a.what != "show()" && a.what != "first()" && a.what != "take()" && a.what != "head()" &&
+           a.what != "display()";
+  }
+  [[nodiscard]] int turns(int loop) const {
+    return loop >= 1 && loop <= static_cast<int>(m_.loops.size())
+               ? m_.loops[static_cast<std::size_t>(loop - 1)].known_turns
+               : -1;
+  }
+  static std::optional<std::pair<int, int>> first_branch_not_in(const Chain& u, const Chain& c) {
+    for (const auto& b : u.branches)
+      if (std::find(c.branches.begin(), c.branches.end(), b) == c.branches.end()) return b;
+    return std::nullopt;
+  }
+
+  const pyspark::SourceModel& m_;
+  std::map<const Chain*, std::vector<const Chain*>> children_;
+};
+
+// The indentation of the line holding byte `at`.
+std::string indentation(std::string_view text, std::uint32_t at) {
+  std::size_t start = text.rfind('\n', at == 0 ? 0 : at - 1);
+  start = start == std::string_view::npos ? 0 : start + 1;
+  std::size_t end = text.find_first_not_of(" \t", start);
+  return std::string(text.substr(start, (end == std::string_view::npos ? text.size() : end) - start));
+}
+
+}  // namespace
+
+void check_recomputed_lineage(SourceContext& ctx) {
+  const auto& m = ctx.model();
+  Graph g(m);
+  for (const auto& c : m.chains) {
+    if (c.assigned_to.empty() || !c.is_dataframe || c.ends_local || c.assigned_to.rfind("self.", 0) == 0) continue;
+    // A few rows by construction of the query: `limit(n)`, `SELECT ... LIMIT n`.
+    bool limited = false;
+    for (const auto& s : c.pipeline()) {
+      limited = limited || (s.link->is_call && s.link->name == "limit");
+      if (s.link->is_call && s.link->name == "sql" && !s.link->args.empty() && s.link->args[0].value.string_value) {
+        std::string q = *s.link->args[0].value.string_value;
+        std::transform(q.begin(), q.end(), q.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        limited = limited || q.find(" limit ") != std::string::npos || q.find("\nlimit ") != std::string::npos;
+      }
+    }
+    if (limited) continue;
+    if (Graph::caches(c) || g.cached_later(c)) continue;
+    bool shuffles = false;
+    if (!g.expensive(c, shuffles)) continue;
+    auto pipeline = c.pipeline();
+    if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size()).rows)) continue;
+    // The fork must be here: two of c's own uses (or one in a loop) lead to runs, not one use that forks later.
+    std::vector<Action> reached;
+    int total = g.runs(c, shuffles, reached, c.loop);
+    if (total < 2) continue;
+    std::vector<Action> ignored;
+    if (g.runs(c, shuffles, ignored, c.loop, 0, true) < 2) continue;
+    std::sort(reached.begin(), reached.end(), [](const Action& a, const Action& b) {
+      return std::make_pair(a.chain->cell, a.chain->pos.start_byte) <
+             std::make_pair(b.chain->cell, b.chain->pos.start_byte);
+    });
+    reached.erase(std::unique(reached.begin(), reached.end(),
+                              [](const Action& a, const Action& b) { return a.chain == b.chain; }),
+                  reached.end());
+    // Lines as the report shows them: the file's in .py and Databricks files, the cell's in Jupyter.
+    auto where = [&](const Action& a) {
+      std::uint32_t line = a.chain->pos.line;
+      if (m.file->kind == pyspark::SourceKind::jupyter)
+        return a.chain->cell == c.cell ? "line " + std::to_string(line)
+                                       : "cell " + std::to_string(a.chain->cell) + ", line " + std::to_string(line);
+      const auto& lines = m.cell(a.chain->cell).lines;
+      if (line >= 1 && line <= lines.size()) line = lines[line - 1].raw_line;
+      return "line " + std::to_string(line);
+    };
+    std::string uses;
+    for (std::size_t i = 0; i < reached.size() && i < 4; ++i)
+      uses += (i == 0 ? "" : ", ") + ("`" + reached[i].what + "` (" + where(reached[i]) + ")");
+    if (reached.size() > 4) uses += ", ...";
+    if (static_cast<int>(reached.size()) < total)
+      uses += reached.size() == 1 ? ", which reads it more than once (a union, a join or a loop of its uses)"
+                                  : "; some read it more than once";
+    const std::string& name = c.assigned_to;
+    auto& d = ctx.report(c.cell, c.pos,
+                         "`" + name + "` is computed " + (total >= 1000 ? std::string("many") : std::to_string(total)) +
+                             " times from its source, once per use: " + uses + "; nothing caches it");
+    if (!shuffles) {
+      // Only a read (and narrow steps): each use scans the input again. Worth knowing, rarely worth a
+      // cache of the whole input.
+      d.severity = Severity::info;
+      d.message += " (its lineage is a read without a shuffle: each use scans the input again)";
+    }
+    for (const auto& a : reached) {
+      const pyspark::Pos& p = a.link != nullptr ? a.link->name_pos : a.chain->pos;
+      ctx.add_related(d, a.chain->cell, p, "runs the lineage of `" + name + "` again: " + a.what);
+    }
+    // cache() + unpersist() after the last action, when both edits sit in the definition's block.
+    const Action& last = reached.back();
+    std::string_view text = ctx.cell_text(c.cell);
+    bool same_block = last.chain->cell == c.cell && last.chain->branches == c.branches && last.chain->loop == c.loop &&
+                      last.chain->function == c.function && c.pos.end_byte <= text.size() &&
+                      last.chain->pos.end_byte <= text.size() &&
+                      indentation(text, last.chain->pos.start_byte) == indentation(text, c.pos.start_byte);
+    std::string indent = indentation(text, c.pos.start_byte);
+    std::string suggestion = name + " = ...cache()  # then " + name + ".unpersist() after the last use";
+    if (!shuffles)
+      suggestion =
+          "Share one read: derive every output from one action (write once, read the figures back), or "
+          "cache `" +
+          name + "` if the source is slow to read";
+    Fix& f = ctx.attach_fix(d, "Cache it and unpersist after the last use",
+                            same_block && shuffles ? Applicability::unsafe : Applicability::display_only, suggestion);
+    if (!same_block || !shuffles) continue;
+    // After the statement of the last action: its own line when it is a statement, else the end of
+    // the line it ends on (a fix that would split a statement is refused by the fixer's syntax check).
+    std::size_t eol = last.chain->whole_statement ? std::string_view::npos : text.find('\n', last.chain->pos.end_byte);
+    std::uint32_t after = last.chain->whole_statement     ? last.chain->whole_statement->end_byte
+                          : eol == std::string_view::npos ? static_cast<std::uint32_t>(text.size())
+                                                          : static_cast<std::uint32_t>(eol + 1);
+    if (last.chain->whole_statement && (after == 0 || after > text.size() || text[after - 1] != '\n'))
+      eol = std::string_view::npos, after = static_cast<std::uint32_t>(text.size());
+    SourceContext::add_edit(f, c.cell, c.pos.end_byte, c.pos.end_byte, ".cache()");
+    std::string line = indent + name + ".unpersist()\n";
+    if (after == text.size() && (text.empty() || text.back() != '\n')) line = "\n" + line;
+    SourceContext::add_edit(f, c.cell, after, after, line);
+  }
+}
+
+}  // namespace planlint::rules
