@@ -1,4 +1,6 @@
 // python-row-udf: BatchEvalPython evaluates a Python UDF one row at a time.
+#include <algorithm>
+
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
 
@@ -60,7 +62,12 @@ built-in equivalent (`lambda s: s.upper()` -> `F.upper`, `.lower()`, `.strip()`,
 unsafe fix (`--unsafe-fixes`): the UDF's declared return type (StringType unless given) and its null
 handling can differ from the built-in's. Arithmetic lambdas get the expression as a suggestion only.
 Otherwise: replace the UDF with a built-in from `pyspark.sql.functions` where one exists, or make
-it a vectorised `@pandas_udf`, which exchanges Arrow batches instead of single rows.
+it a vectorised `@pandas_udf`, which exchanges Arrow batches instead of single rows. The finding
+names the built-ins from what the UDF's body (the lambda, or the `def` it wraps) does: a loop, a
+comprehension, `all()` or `any()` over an array points to the higher-order functions `transform`,
+`filter`, `exists`, `forall` and `aggregate` (Spark 3.1+); string, date, JSON, hash and conditional
+code points to their twins (`initcap`, `regexp_replace`, `split`, `lpad`, `date_format`,
+`to_timestamp`, `from_json`, `sha2`, `when` / `otherwise`, ...).
 
 ## Options
 None.
@@ -103,6 +110,81 @@ std::string builtin_for(const pyspark::Expr::Lambda& l) {
   return {};
 }
 
+// The built-ins that do what a UDF body does, named from what the body uses: higher-order array
+// functions for loops, comprehensions, all() and any(); string, date, JSON and hash functions for
+// the Python calls that have a Spark twin. "" when nothing is recognised.
+struct Advice {
+  std::string lead, names, tail;
+  [[nodiscard]] bool empty() const { return names.empty(); }
+  [[nodiscard]] std::string text() const { return lead + names + tail; }
+};
+Advice advice_for(const std::string& body) {
+  struct Twin {
+    const char* python;
+    const char* builtin;
+  };
+  static const Twin kArrays[] = {{"all(", "forall"},         {"any(", "exists"},
+                                 {" for ", "transform"},     {" if ", "filter"},
+                                 {"sum(", "aggregate"},      {"sorted(", "array_sort"},
+                                 {"set(", "array_distinct"}, {"max(", "array_max"},
+                                 {"min(", "array_min"},      {".count(", "size(filter(...))"}};
+  static const Twin kScalars[] = {{"capitalize", "initcap"},
+                                  {".title()", "initcap"},
+                                  {".upper()", "upper"},
+                                  {".lower()", "lower"},
+                                  {".strip(", "trim"},
+                                  {".lstrip(", "ltrim"},
+                                  {".rstrip(", "rtrim"},
+                                  {"re.sub(", "regexp_replace"},
+                                  {".replace(", "regexp_replace"},
+                                  {"re.search(", "regexp_extract"},
+                                  {"re.match(", "regexp_extract"},
+                                  {"re.findall(", "regexp_extract_all"},
+                                  {".split(", "split"},
+                                  {".startswith(", "startswith"},
+                                  {".endswith(", "endswith"},
+                                  {".zfill(", "lpad"},
+                                  {".rjust(", "lpad"},
+                                  {".ljust(", "rpad"},
+                                  {"\".join(", "concat_ws"},
+                                  {"'.join(", "concat_ws"},
+                                  {"strftime(", "date_format"},
+                                  {"strptime(", "to_timestamp"},
+                                  {"timedelta(", "date_add"},
+                                  {".year", "year"},
+                                  {".month", "month"},
+                                  {".weekday()", "dayofweek"},
+                                  {"json.loads(", "from_json"},
+                                  {"json.dumps(", "to_json"},
+                                  {"hashlib.md5(", "md5"},
+                                  {"sha256(", "sha2"},
+                                  {"base64", "base64"},
+                                  {"math.sqrt(", "sqrt"},
+                                  {"math.log(", "log"},
+                                  {"round(", "round"},
+                                  {" if ", "when / otherwise"},
+                                  {"len(", "length / size"}};
+  auto pick = [&](const auto& table, std::size_t limit) {
+    std::vector<std::string> names;
+    for (const auto& t : table)
+      if (body.find(t.python) != std::string::npos && std::find(names.begin(), names.end(), t.builtin) == names.end() &&
+          names.size() < limit)
+        names.emplace_back(t.builtin);
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
+    return out;
+  };
+  bool loops = body.find(" for ") != std::string::npos || body.find("all(") != std::string::npos ||
+               body.find("any(") != std::string::npos;
+  std::string scalars = pick(kScalars, 4);
+  // A loop over the words of a string (`for w in s.split(" ")`) is string work, not array work.
+  if (loops && (body.find(".split(") == std::string::npos || scalars.empty()))
+    return {"it loops over an array: the higher-order built-ins ", pick(kArrays, 4),
+            " (Spark 3.1+) do that in the JVM"};
+  if (scalars.empty()) return {};
+  return {"pyspark.sql.functions has what its body does: ", scalars, ""};
+}
+
 }  // namespace
 
 // The pyspark.sql.functions name for a one-argument built-in suggestion ("F.upper(col)" -> "upper").
@@ -118,17 +200,25 @@ void check_python_row_udf_source(SourceContext& ctx) {
     if (u.kind != pyspark::UdfKind::row) continue;
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
     std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
+    // What the body does, for advice naming the built-ins: the lambda's, or the wrapped def's.
+    std::string body = u.lambda ? u.lambda->body : std::string();
+    if (auto f = m.functions.find(u.function); body.empty() && !u.function.empty() && f != m.functions.end())
+      body = f->second.body;
+    Advice advice = builtin.empty() ? advice_for(" " + body) : Advice{};
     auto& d = ctx.report(u.cell, u.pos,
                          what + " is a row-at-a-time Python UDF: every row is serialised to a Python worker and back" +
-                             (builtin.empty() ? "" : "; the built-in " + builtin + " does the same in the JVM"));
+                             (builtin.empty() ? "" : "; the built-in " + builtin + " does the same in the JVM") +
+                             (advice.empty() ? "" : "; " + advice.text()));
     std::string fn = function_of(builtin);
     std::string spelling = fn.empty() ? std::string() : functions_spelling(m, fn);
-    Fix& f =
-        ctx.attach_fix(d, builtin.empty() ? "Use a built-in or a pandas UDF" : "Call the built-in instead",
-                       Applicability::display_only,
-                       builtin.empty() ? "Use built-ins from pyspark.sql.functions, or declare it with @pandas_udf "
-                                         "to process Arrow batches."
-                                       : "Replace calls of " + what + " with " + builtin + ".");
+    Fix& f = ctx.attach_fix(
+        d, builtin.empty() ? "Use a built-in or a pandas UDF" : "Call the built-in instead",
+        Applicability::display_only,
+        builtin.empty() ? (advice.empty() ? std::string("Use built-ins from pyspark.sql.functions, or declare it with "
+                                                        "@pandas_udf to process Arrow batches.")
+                                          : "Rewrite it with " + advice.names +
+                                                " from pyspark.sql.functions, or declare it with @pandas_udf.")
+                        : "Replace calls of " + what + " with " + builtin + ".");
     // `upper("name")` -> `F.upper("name")` at every call site of a lambda UDF bound to a name, when
     // pyspark.sql.functions is already imported: unsafe, because the UDF's declared return type
     // (StringType unless given) and null handling can differ from the built-in's.

@@ -178,3 +178,23 @@ TEST_CASE("topandas-without-arrow is off for a Spark 4.2 target, where Arrow is 
   o.target_spark_version = "4.2";
   CHECK(lint_source_text("job.py", code, o).diagnostics.empty());
 }
+
+TEST_CASE("python-row-udf names the built-ins from what the UDF body does", "[engine][source]") {
+  const std::string code =
+      "from pyspark.sql import functions as F\n"
+      "@F.udf('boolean')\n"
+      "def all_positive(values):\n"
+      "    return all(v > 0 for v in values)\n"
+      "def title_words(line):\n"
+      "    return ' '.join(w.capitalize() for w in line.split(' '))\n"
+      "title_udf = F.udf(title_words, 'string')\n"
+      "stamp = F.udf(lambda d: d.strftime('%Y-%m'))\n";
+  LintOptions o;
+  o.select = {"python-row-udf"};
+  auto r = lint_source_text("job.py", code, o);
+  REQUIRE(r.diagnostics.size() == 3);
+  CHECK(r.diagnostics[0].message.find("`forall`") != std::string::npos);
+  CHECK(r.diagnostics[1].message.find("`initcap`") != std::string::npos);
+  CHECK(r.diagnostics[1].message.find("higher-order") == std::string::npos);
+  CHECK(r.diagnostics[2].message.find("`date_format`") != std::string::npos);
+}

@@ -726,6 +726,7 @@ class Analyzer {
       c.root_expr.kind = "call";
       c.root_expr.callee = c.root;
       c.root_expr.pos = first.expr_pos;
+      c.root_args = first.args;
       for (const auto& a : first.args) {
         if (c.root_expr.chain == nullptr && a.value.chain != nullptr) c.root_expr.chain = a.value.chain;
         for (const auto& name : a.value.column_names) c.root_expr.column_names.push_back(name);
@@ -970,7 +971,7 @@ class Analyzer {
       TSNode callee = is_type(expr, "call") ? field(expr, "function") : expr;
       std::string q = m_.qualify(dotted(callee));
       if (q == "pyspark.sql.functions.udf") {
-        m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator"});
+        m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname});
         m_.udf_names.insert(fname);
       } else if (q == "pyspark.sql.functions.pandas_udf") {
         m_.pandas_udf_names.insert(fname);
@@ -992,6 +993,7 @@ class Analyzer {
         c.links.empty()) {
       UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
+      if (!c.root_args.empty() && c.root_args[0].value.kind == "identifier") u.function = c.root_args[0].value.text;
       m_.udfs.push_back(u);
       return;
     }
@@ -1007,7 +1009,8 @@ class Analyzer {
       const Expr& fn = reg.args[1].value;
       // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
       if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
-      UdfDef u{reg.args[0].value.string_value.value_or(""), UdfKind::row, c.pos, c.cell, fn.lambda, "register"};
+      UdfDef u{reg.args[0].value.string_value.value_or(""),      UdfKind::row, c.pos, c.cell, fn.lambda, "register",
+               fn.kind == "identifier" ? fn.text : std::string()};
       m_.udfs.push_back(u);
     }
   }
@@ -1160,6 +1163,7 @@ class Analyzer {
   void note_function(TSNode def) {
     FunctionInfo& f = m_.functions[text(field(def, "name"))];
     f.params.clear();
+    f.body = text(field(def, "body")).substr(0, 16 * 1024);
     TSNode params = field(def, "parameters");
     auto is_dataframe_type = [&](TSNode type) {
       std::string t = text(type);

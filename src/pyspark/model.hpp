@@ -112,7 +112,8 @@ struct UdfDef {
   Pos pos;  // decorator, udf(...) call or register(...) call
   int cell = 1;
   std::optional<Expr::Lambda> lambda;
-  std::string how;  // "decorator", "udf-call", "register"
+  std::string how;       // "decorator", "udf-call", "register"
+  std::string function;  // the def it wraps (`@udf def f`, `udf(f)`, `register("n", f)`), "" for a lambda
 };
 
 struct ConfSetting {
@@ -185,6 +186,7 @@ struct FunctionInfo {
   std::set<std::string> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
   bool returns_dataframe = false;          // `-> DataFrame` or a returned DataFrame chain
   std::vector<const Chain*> returns;       // chains returned (`return spark.table(t)...`)
+  std::string body;                        // the source of its body (the first 16 KiB)
 };
 
 struct SourceModel {
