@@ -96,13 +96,22 @@ class Graph {
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
     for (const auto& c : m.chains) {
       if (c.bound != nullptr) children_[c.bound].push_back(&c);
+      // `df.groupBy(df.columns)`: an argument that only reads metadata computes nothing.
       auto add_args = [&](const std::vector<pyspark::Arg>& args) {
         for (const auto& a : args)
-          if (a.value.chain != nullptr && a.value.chain != &c) children_[a.value.chain].push_back(&c);
+          if (a.value.chain != nullptr && a.value.chain != &c && !metadata(*a.value.chain))
+            children_[a.value.chain].push_back(&c);
       };
       for (const auto& l : c.links) add_args(l.args);
       if (c.root_is_call) add_args(c.root_args);
     }
+  }
+
+  // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
+  static bool metadata(const Chain& c) {
+    if (c.links.empty()) return false;
+    const Link& l = c.links.back();
+    return !l.is_call && (l.name == "columns" || l.name == "schema" || l.name == "dtypes");
   }
 
   // The action `c` runs itself, if any: its first driver result, write, show or foreach.
@@ -282,13 +291,18 @@ void check_recomputed_lineage(SourceContext& ctx) {
     for (std::size_t i = 0; i < reached.size() && i < 4; ++i)
       uses += (i == 0 ? "" : ", ") + ("`" + reached[i].what + "` (" + where(reached[i]) + ")");
     if (reached.size() > 4) uses += ", ...";
-    if (static_cast<int>(reached.size()) < total)
-      uses += reached.size() == 1 ? ", which reads it more than once (a union, a join or a loop of its uses)"
-                                  : "; some read it more than once";
+    // The count is exact when each action reads it once; through self-joins and loops it is a lower
+    // bound that Spark's exchange reuse may lower again, so it is not given.
+    bool simple = static_cast<int>(reached.size()) == total;
     const std::string& name = c.assigned_to;
-    auto& d = ctx.report(c.cell, c.pos,
-                         "`" + name + "` is computed " + (total >= 1000 ? std::string("many") : std::to_string(total)) +
-                             " times from its source, once per use: " + uses + "; nothing caches it");
+    std::string message = "`" + name + "` is computed from its source ";
+    if (simple)
+      message += std::to_string(total) + " times, once per use: " + uses;
+    else if (reached.size() == 1)
+      message += "more than once: " + uses + " reads it more than once (a union, a join or a loop of its uses)";
+    else
+      message += "more than once, for each of: " + uses + " (some read it more than once: a union, a join or a loop)";
+    auto& d = ctx.report(c.cell, c.pos, message + "; nothing caches it");
     if (!shuffles) {
       // Only a read (and narrow steps): each use scans the input again. Worth knowing, rarely worth a
       // cache of the whole input.

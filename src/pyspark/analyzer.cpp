@@ -889,13 +889,19 @@ class Analyzer {
     bool spark_data = false;
     if (kind == Kind::unknown)
       for (const auto& l : c.links) spark_data = spark_data || kSparkOnlyMethods.count(l.name) != 0;
-    // Window.orderBy(...).rowsBetween(...) is a window specification, whatever methods it shares.
-    std::string root = m_.qualify(c.root);
-    if (!c.root_is_call && (root == "Window" || root.size() > 7 && root.substr(root.size() - 7) == ".Window"))
-      spark_data = false;
     c.is_rdd = kind == Kind::rdd;
     c.rdd_of_dataframe = c.is_rdd && of_dataframe;
     c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);
+    // Window.orderBy(...).rowsBetween(...) is a window specification, whatever methods it shares
+    // with a DataFrame (also through a name bound to one).
+    std::string root = m_.qualify(c.root);
+    bool window = root == "Window" || (root.size() > 7 && root.substr(root.size() - 7) == ".Window") ||
+                  (b != nullptr && b->window_spec);
+    if (window) {
+      c.window_spec = true;
+      c.is_dataframe = false;
+      for (auto& l : c.links) l.on = Link::On::unknown;
+    }
   }
 
   // NAME = <literal> once at module level: a constant that settings may use for their key or value.

@@ -89,6 +89,7 @@ struct Chain {
   bool rdd_of_dataframe = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
   bool is_session = false;           // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
   bool ends_local = false;           // its value lives on the driver: toPandas(), collect(), count()...
+  bool window_spec = false;          // a window specification: Window.partitionBy(...).orderBy(...)
   int loop = 0;                      // the innermost loop around the chain (numbered from 1), 0 outside loops
   bool root_is_loop_target = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
   std::string function;              // the enclosing def, "" at module level
