@@ -17,7 +17,7 @@ extern const RuleInfo kToPandasWithoutArrow{"SPK204",
                                             R"md(## What it does
 Finds `df.toPandas()` and `spark.createDataFrame(pdf)` of a pandas DataFrame (`pd.read_csv(...)`,
 `pd.DataFrame(data)`, a name bound to one, or the result of `toPandas()`; not a `pd.DataFrame` of rows
-written out in the code) in a file where
+written out in the code, directly or through a name bound once to a literal list or dict) in a file where
 `spark.sql.execution.arrow.pyspark.enabled` (or the Spark 2 name `spark.sql.execution.arrow.enabled`)
 is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
 SQL `SET`, anywhere in the file. A setting whose value is not a literal counts as enabled.
@@ -72,10 +72,12 @@ bool arrow_enabled(const pyspark::SourceModel& m) {
 }
 
 // pd.DataFrame({...}) / pd.DataFrame([...]): rows written in the code, a handful.
-bool literal_rows(const pyspark::Link& l) {
+bool literal_rows(const pyspark::SourceModel& m, const pyspark::Link& l) {
   const pyspark::Arg* data = l.arg(0, "data");
-  return l.name == "DataFrame" && data != nullptr &&
-         (data->value.kind == "dictionary" || data->value.kind == "list" || data->value.kind == "tuple");
+  if (l.name != "DataFrame" || data == nullptr) return false;
+  const auto& v = data->value;
+  return v.kind == "dictionary" || v.kind == "list" || v.kind == "tuple" ||
+         (v.kind == "identifier" && m.literal_collections.count(v.text) != 0);
 }
 
 enum class Pandas { no, yes, literal };
@@ -85,7 +87,7 @@ Pandas pandas_chain(const pyspark::SourceModel& m, const pyspark::Chain* c) {
     if (!c->links.empty() && c->links.back().name == "toPandas") return Pandas::yes;
     std::string root = m.qualify(c->root);
     if (root == "pandas" || root.rfind("pandas.", 0) == 0)
-      return c->links.size() == 1 && literal_rows(c->links[0]) ? Pandas::literal : Pandas::yes;
+      return c->links.size() == 1 && literal_rows(m, c->links[0]) ? Pandas::literal : Pandas::yes;
     if (c->root_is_call) return Pandas::no;
   }
   return Pandas::no;

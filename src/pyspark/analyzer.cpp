@@ -909,9 +909,11 @@ class Analyzer {
   void note_constant(const std::string& name, TSNode right, int depth) {
     if (!assigned_.insert(name).second) {
       constants_.erase(name);
+      m_.literal_collections.erase(name);
       return;
     }
     std::string_view t = node_type(right);
+    if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") m_.literal_collections.insert(name);
     if (!functions_.empty() || loop_depth_ > 0 ||
         !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
       return;

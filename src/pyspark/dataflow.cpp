@@ -141,6 +141,16 @@ RowsFact sql_rows(const std::string& sql) {
     if (c == '\n' || c == '\t' || c == '\r') c = ' ';
   bool grouped = l.find(" group by ") != std::string::npos;
   if (l.find(" from ") == std::string::npos && w == "select") return {Rows::one, "a SELECT without FROM"};
+  // ... LIMIT n at the end of the statement (not inside a subquery): at most n rows.
+  if (auto lim = l.rfind(" limit "); lim != std::string::npos && l.find(')', lim) == std::string::npos) {
+    std::size_t d = l.find_first_not_of(' ', lim + 7);
+    std::size_t e = d == std::string::npos ? d : l.find_first_not_of("0123456789", d);
+    if (d != std::string::npos && e != d) {
+      std::string digits = l.substr(d, e == std::string::npos ? std::string::npos : e - d);
+      if (digits.size() <= 4 && std::stoi(digits) <= kFewRows)
+        return {std::stoi(digits) == 1 ? Rows::one : Rows::few, "LIMIT " + digits};
+    }
+  }
   if (l.rfind("select distinct", 0) == 0 || grouped) return {Rows::grouped, "a grouped query"};
   // SELECT count(*) / max(x) ... FROM t without GROUP BY: one row, when every item is an aggregate.
   auto from = l.find(" from ");
@@ -201,6 +211,17 @@ RowsFact origin_rows(const Link* first) {
 
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth);
 
+// "/tmp/t/_delta_log/00000000000000000000.json", log_path + "/00000000000000000003.json".
+bool delta_log_path(std::string_view text) {
+  if (text.find("_delta_log") != std::string_view::npos) return true;
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    run = std::isdigit(static_cast<unsigned char>(text[i])) != 0 ? run + 1 : 0;
+    if (run == 20 && text.substr(i + 1, 5) == ".json") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index) {
@@ -256,6 +277,13 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     fact = origin_rows(pipeline[k].link);
     break;
   }
+  // A file of a Delta table's transaction log (`_delta_log/00000000000000000010.json`): a few actions.
+  for (std::size_t k = 0; k < pipeline.size() && k < index && fact.rows == Rows::unknown; ++k) {
+    const Link& l = *pipeline[k].link;
+    if (!l.is_call || (l.name != "json" && l.name != "load" && l.name != "text")) continue;
+    const Arg* path = l.arg(0, "path");
+    if (path != nullptr && delta_log_path(path->value.text)) fact = {Rows::few, "a Delta transaction-log file"};
+  }
   bool grouping = false;
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
@@ -282,6 +310,10 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     }
     if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(l, n == "selectExpr"))) {
       fact = {Rows::one, "a global aggregate"};
+      continue;
+    }
+    if (n == "crosstab" || n == "freqItems") {  // one row per distinct value (pair): bounded by the keys
+      if (fact.rows == Rows::unknown) fact = {Rows::grouped, "a " + n};
       continue;
     }
     if (n == "distinct" && k > 0 &&

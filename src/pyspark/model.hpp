@@ -203,6 +203,7 @@ struct SourceModel {
   std::map<std::string, std::string> imports;  // local name -> dotted module or object
   std::set<std::string> star_imports;          // modules imported with *
   std::set<std::string> udf_names;             // names bound to row-at-a-time UDFs
+  std::set<std::string> literal_collections;   // names bound once, to a list, dict, tuple or set written out
   std::set<std::string> pandas_udf_names;
   std::map<std::string, FunctionInfo> functions;  // by name
   bool local_master = false;                      // .master("local...") / setMaster("local..."): a local session
