@@ -2,11 +2,13 @@
 #include <regex>
 #include <set>
 
+#include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
 
 namespace planlint::rules {
 
 using namespace planlint::lint;
+using plan::PlanNode;
 
 extern const RuleInfo kRddFallback{"SPK206",
                                    "rdd-fallback",
@@ -27,6 +29,11 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
 
 `getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` (per-partition set-up, such
 as a connection) are not reported.
+
+In a plan: a `Scan ExistingRDD` whose arguments name `applySchemaToPythonRDD`, the scan of rows a
+Python RDD made (`rdd.toDF()`, `createDataFrame(rdd)`); the formatted explain
+(`df.explain(mode="formatted")`) and event logs print those arguments. The scans of Delta's own
+state (`Delta Table State`) are JVM RDDs and are not reported.
 
 ## Why is this bad?
 On an RDD, Spark cannot see inside the Python lambdas: no column pruning, no filter pushdown, no
@@ -86,6 +93,26 @@ bool projection(const pyspark::Link& l) {
 }
 
 }  // namespace
+
+void check_rdd_fallback_plan(PlanContext& ctx) {
+  for (const PlanNode* n : ctx.physical_nodes()) {
+    // "Scan ExistingRDD": the name is "Scan", the scanned relation's kind starts the arguments.
+    if (n->name.find("ExistingRDD") == std::string::npos && n->args.rfind("ExistingRDD", 0) == std::string::npos &&
+        n->args.find(" ExistingRDD") == std::string::npos)
+      continue;
+    const std::string* arguments = n->detail("Arguments");
+    auto python = [](const std::string& s) {
+      return s.find("applySchemaToPythonRDD") != std::string::npos || s.find("PythonRDD") != std::string::npos;
+    };
+    if (!python(n->args) && (arguments == nullptr || !python(*arguments))) continue;
+    ctx.report(*n,
+               "rows come from a Python RDD (rdd.toDF() or createDataFrame(rdd)): what made them ran in Python "
+               "outside the optimiser, and each row is converted on its way in",
+               "Stay in DataFrames",
+               "Build the DataFrame with a reader and DataFrame functions instead of an RDD of Python objects "
+               "(mapInPandas where Python is needed).");
+  }
+}
 
 void check_rdd_fallback(SourceContext& ctx) {
   const auto& m = ctx.model();

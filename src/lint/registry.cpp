@@ -56,6 +56,7 @@ void check_schema_inference(SourceContext&);
 void check_count_for_emptiness(SourceContext&);
 void check_topandas_without_arrow(SourceContext&);
 void check_rdd_fallback(SourceContext&);
+void check_rdd_fallback_plan(PlanContext&);
 void check_loop_lineage_growth(SourceContext&);
 void check_recomputed_lineage(SourceContext&);
 }  // namespace planlint::rules
@@ -83,7 +84,7 @@ const std::array kRules{
     Rule{&kCollectLarge, nullptr, check_collect_large},
     Rule{&kToPandasWithoutArrow, nullptr, check_topandas_without_arrow},
     Rule{&kCountForEmptiness, nullptr, check_count_for_emptiness},
-    Rule{&kRddFallback, nullptr, check_rdd_fallback},
+    Rule{&kRddFallback, check_rdd_fallback_plan, check_rdd_fallback},
     Rule{&kHardcodedShufflePartitions, check_hardcoded_shuffle_partitions, check_hardcoded_shuffle_partitions_source},
     Rule{&kAqeDisabled, check_aqe_disabled, check_aqe_disabled_source},
     Rule{&kBroadcastDisabled, nullptr, check_broadcast_disabled},
