@@ -42,6 +42,28 @@ as DataFrame expressions runs in the JVM, usually several times faster. `groupBy
 value over the network and can run an executor out of memory on a hot key; `reduceByKey` sends one
 partial result per key and partition.
 
+## Example
+```plan
+== Physical Plan ==
+* Project (2)
++- * Scan ExistingRDD (1)
+
+
+(1) Scan ExistingRDD [codegen id : 1]
+Output [2]: [store#0, amount#1]
+Arguments: [store#0, amount#1], MapPartitionsRDD[4] at applySchemaToPythonRDD at NativeMethodAccessorImpl.java:0, ExistingRDD, UnknownPartitioning(0)
+
+(2) Project [codegen id : 1]
+Output [2]: [store#0, amount#1]
+Input [2]: [store#0, amount#1]
+```
+Use instead (read the data with a reader, no Python RDD in the plan):
+```plan
+== Physical Plan ==
+*(1) ColumnarToRow
++- FileScan parquet lake.sales[store#0,amount#1] Batched: true, DataFilters: [], Format: Parquet
+```
+
 ## Example (PySpark)
 ```python
 totals = sales.rdd.map(lambda r: (r.store, r.amount)).groupByKey().mapValues(sum).toDF(["store", "total"])
