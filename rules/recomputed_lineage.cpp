@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "lint/source_context.hpp"
 
@@ -34,7 +35,9 @@ limited to a few rows (`limit(n)`, `SELECT ... LIMIT n`) are not reported. A lin
 read with narrow steps (filters, projections) is an `info`: each use scans the input again, which a
 cache of the whole input does not always beat. An action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up. Uses inside functions the
-DataFrame is passed to are not followed; streaming DataFrames are not reported.
+DataFrame is passed to are not followed, nor is the lineage of a DataFrame parameter (the caller may
+have cached it); a DataFrame returned by a helper function of the file stands for what the helper
+reads, unless the helper caches it. Streaming DataFrames are not reported.
 
 ## Why is this bad?
 A DataFrame is a recipe, not a result: every action runs the whole plan again from the source.
@@ -170,6 +173,23 @@ class Graph {
       for (const auto& a : l.args)
         if (is_python_udf_call(m_, a.value)) shuffles = true;  // a UDF: costly like a shuffle
     }
+    // `df = load_orders(spark)`: a helper of this file that returns a DataFrame it does not cache
+    // stands for what it reads (looked into one level: what it returns).
+    const Chain* origin = c.origin();
+    if (origin->root_is_call)
+      if (auto f = m_.functions.find(origin->root); f != m_.functions.end() && f->second.returns_dataframe) {
+        bool cached = false;
+        for (const Chain* r : f->second.returns) {
+          cached = cached || caches(*r);
+          for (const auto& s : r->pipeline()) {
+            read = read || kReads.count(s.link->name) != 0;
+            shuffles = shuffles || kShuffles.count(s.link->name) != 0;
+            streaming = streaming || s.link->name == "readStream";
+          }
+        }
+        if (cached) return false;
+        if (f->second.returns.empty()) read = true;  // `-> DataFrame` without a visible return: assume a read
+      }
     return !streaming && (read || shuffles);
   }
 
@@ -179,11 +199,33 @@ class Graph {
   // An action in a loop that the DataFrame (`root_loop`) is not in runs once per turn: twice at least.
   int runs(const Chain& c, bool shuffles, std::vector<Action>& reached, int root_loop, int depth = 0,
            bool direct = false) const {
-    if (depth > 32) return 0;
+    if (depth > 64) return 0;
     // `df.limit(20).collect()`: a few rows of a lineage without a shuffle are read again, not all of it.
     if (!shuffles && depth > 0 &&
         std::any_of(c.links.begin(), c.links.end(), [](const Link& l) { return l.is_call && l.name == "limit"; }))
       return 0;
+    // Below the DataFrame itself every answer is remembered: self-joins of self-joins share their
+    // uses, and walking every path again would take exponential time.
+    auto key = std::make_tuple(&c, shuffles, root_loop);
+    if (depth > 0 && !direct)
+      if (auto it = memo_.find(key); it != memo_.end()) {
+        reached.insert(reached.end(), it->second.second.begin(), it->second.second.end());
+        return it->second.first;
+      }
+    std::vector<Action> mine;
+    int total = runs_uncached(c, shuffles, mine, root_loop, depth, direct);
+    std::sort(mine.begin(), mine.end(), [](const Action& a, const Action& b) { return a.chain < b.chain; });
+    mine.erase(
+        std::unique(mine.begin(), mine.end(), [](const Action& a, const Action& b) { return a.chain == b.chain; }),
+        mine.end());
+    reached.insert(reached.end(), mine.begin(), mine.end());
+    if (depth > 0 && !direct) memo_[key] = {total, std::move(mine)};
+    return total;
+  }
+
+ private:
+  int runs_uncached(const Chain& c, bool shuffles, std::vector<Action>& reached, int root_loop, int depth,
+                    bool direct) const {
     int total = 0;
     if (auto a = action(c); a && (shuffles || worth_alone(*a))) {
       total += c.in_loop && c.loop > root_loop && turns(c.loop) != 1 ? std::max(2, turns(c.loop)) : 1;
@@ -212,7 +254,6 @@ class Graph {
     return std::min(total, 1000);
   }
 
- private:
   static bool worth_alone(const Action& a) {
     // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
     return a.what != "show()" && a.what != "first()" && a.what != "take()" && a.what != "head()" &&
@@ -231,6 +272,7 @@ class Graph {
 
   const pyspark::SourceModel& m_;
   std::map<const Chain*, std::vector<const Chain*>> children_;
+  mutable std::map<std::tuple<const Chain*, bool, int>, std::pair<int, std::vector<Action>>> memo_;
 };
 
 // The indentation of the line holding byte `at`.

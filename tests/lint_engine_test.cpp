@@ -198,3 +198,17 @@ TEST_CASE("python-row-udf names the built-ins from what the UDF body does", "[en
   CHECK(r.diagnostics[1].message.find("higher-order") == std::string::npos);
   CHECK(r.diagnostics[2].message.find("`date_format`") != std::string::npos);
 }
+
+TEST_CASE("recomputed-lineage is linear on self-joins of self-joins", "[engine][source]") {
+  // Each level joins the previous one with itself: 2^60 paths from the first DataFrame to the write.
+  std::string code =
+      "from pyspark.sql import SparkSession\nspark = SparkSession.builder.getOrCreate()\n"
+      "d0 = spark.table('t').groupBy('k').count()\n";
+  for (int i = 1; i <= 60; ++i)
+    code += "d" + std::to_string(i) + " = d" + std::to_string(i - 1) + ".join(d" + std::to_string(i - 1) + ", 'k')\n";
+  code += "d60.write.parquet('/out')\n";
+  LintOptions o;
+  o.select = {"recomputed-lineage"};
+  auto r = lint_source_text("job.py", code, o);
+  CHECK(r.diagnostics.size() == 60);  // d0..d59 are each read twice by the next join
+}
