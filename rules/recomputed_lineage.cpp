@@ -369,6 +369,13 @@ void check_recomputed_lineage(SourceContext& ctx) {
           "Share one read: derive every output from one action (write once, read the figures back), or "
           "cache `" +
           name + "` if the source is slow to read";
+    // A count() next to a write is often there only to log progress: dropping it is the cheaper fix.
+    auto count = std::find_if(reached.begin(), reached.end(), [](const Action& a) { return a.what == "count()"; });
+    bool writes = std::any_of(reached.begin(), reached.end(), [](const Action& a) { return a.what == "write"; });
+    if (count != reached.end() && writes)
+      suggestion += "; or drop the count() at " + where(*count) +
+                    " if it only logs progress (read the figure from "
+                    "the written output instead)";
     Fix& f = ctx.attach_fix(d, "Cache it and unpersist after the last use",
                             same_block && shuffles ? Applicability::unsafe : Applicability::display_only, suggestion);
     if (!same_block || !shuffles) continue;
