@@ -78,13 +78,9 @@ void check_count_for_emptiness(SourceContext& ctx) {
             ? "`len(" + std::string(cell.substr(chain.pos.start_byte, chain.pos.end_byte - chain.pos.start_byte)) + ")`"
             : "`count()`";
     std::string what = t.via_len ? "moves every row to the driver" : "counts every row";
-    std::string replacement;
-    if (rdd)
-      replacement = receiver + ".isEmpty()";
-    else if (ctx.options().targets_before(3, 3))
-      replacement = "len(" + receiver + ".head(1)) == 0";
-    else
-      replacement = receiver + ".isEmpty()";
+    // RDD.isEmpty() exists since 1.3, DataFrame.isEmpty() since 3.3: head(1) before that.
+    bool head = !rdd && ctx.options().targets_before(3, 3);
+    std::string replacement = head ? "len(" + receiver + ".head(1)) == 0" : receiver + ".isEmpty()";
     if (!t.means_empty) {
       if (replacement.rfind("len(", 0) == 0)
         replacement.replace(replacement.size() - 4, 4, "> 0");

@@ -1171,7 +1171,7 @@ class Analyzer {
   void note_function(TSNode def) {
     FunctionInfo& f = m_.functions[text(field(def, "name"))];
     f.params.clear();
-    f.body = text(field(def, "body")).substr(0, 16 * 1024);
+    f.body = text(field(def, "body")).substr(0, std::size_t{16} * 1024);
     TSNode params = field(def, "parameters");
     auto is_dataframe_type = [&](TSNode type) {
       std::string t = text(type);
