@@ -119,6 +119,25 @@ std::string_view node_type(TSNode n) { return ts_node_is_null(n) ? std::string_v
 std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
 std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
 
+// A node's children in one cursor walk. ts_node_child(n, i) and ts_node_named_child(n, i) walk the
+// siblings from the first on every call in tree-sitter 0.20, so an indexed loop over a module of a
+// few thousand statements, or a call with many arguments, is quadratic.
+std::vector<TSNode> children_of(TSNode n, bool named_only) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (!named_only || ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+std::vector<TSNode> named_children(TSNode n) { return children_of(n, true); }
+std::vector<TSNode> all_children(TSNode n) { return children_of(n, false); }
+
 bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), t) == 0; }
 
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
@@ -126,8 +145,7 @@ TSNode unparen(TSNode n) {
   for (int guard = 0; guard < 1000 && is_type(n, "parenthesized_expression"); ++guard) {
     TSNode inner{};
     int exprs = 0;
-    for (std::uint32_t i = 0; i < named_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : named_children(n)) {
       if (is_type(c, "comment")) continue;
       inner = c;
       ++exprs;
@@ -290,8 +308,7 @@ class Analyzer {
   std::optional<Expr::Lambda> root_lambda(TSNode call) {
     if (!is_type(call, "call")) return std::nullopt;
     TSNode args = field(call, "arguments");
-    for (std::uint32_t i = 0; i < named_count(args); ++i) {
-      TSNode a = ts_node_named_child(args, i);
+    for (TSNode a : named_children(args)) {
       if (!is_type(a, "lambda")) continue;
       Expr::Lambda l;
       TSNode params = field(a, "parameters");
@@ -407,8 +424,7 @@ class Analyzer {
   }
 
   void handle_import(TSNode n) {
-    for (std::uint32_t i = 0; i < named_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : named_children(n)) {
       if (is_type(c, "dotted_name")) {
         std::string name = text(c);
         m_.imports[name.substr(0, name.find('.'))] = name.substr(0, name.find('.'));
@@ -421,8 +437,7 @@ class Analyzer {
 
   void handle_import_from(TSNode n) {
     std::string module = text(field(n, "module_name"));
-    for (std::uint32_t i = 0; i < named_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : named_children(n)) {
       if (ts_node_eq(c, field(n, "module_name"))) continue;
       if (is_type(c, "wildcard_import")) {
         m_.star_imports.insert(module);
@@ -465,19 +480,18 @@ class Analyzer {
       bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" ||
                     callee == "pyspark.sql.functions.expr";
       TSNode args = field(n, "arguments");
-      for (std::uint32_t i = 0; i < named_count(args); ++i)
-        collect_columns(ts_node_named_child(args, i), e, depth + 1, callee == "pyspark.sql.functions.expr");
+      for (TSNode child : named_children(args))
+        collect_columns(child, e, depth + 1, callee == "pyspark.sql.functions.expr");
       if (!col_fn) collect_columns(field(n, "function"), e, depth + 1, false);
       return;
     }
-    for (std::uint32_t i = 0; i < named_count(n); ++i) collect_columns(ts_node_named_child(n, i), e, depth + 1, false);
+    for (TSNode child : named_children(n)) collect_columns(child, e, depth + 1, false);
   }
 
   std::optional<std::string> string_value(TSNode n) const {
     if (!is_type(n, "string")) return std::nullopt;
     std::string out;
-    for (std::uint32_t i = 0; i < named_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : named_children(n)) {
       if (is_type(c, "interpolation")) return std::nullopt;  // f-string with values: not a literal
       if (is_type(c, "string_content")) out += text(c);
     }
@@ -491,21 +505,21 @@ class Analyzer {
       a = field(a, "value");
     }
     a = unparen(a);
-    for (std::uint32_t i = 0; i < named_count(a) && depth < kMaxDepth; ++i) {
-      TSNode item = ts_node_named_child(a, i);
-      TSNode k{}, v{};
-      if (is_type(a, "dictionary") && is_type(item, "pair")) {
-        k = field(item, "key");
-        v = field(item, "value");
-      } else if ((is_type(a, "list") || is_type(a, "tuple")) && (is_type(item, "tuple") || is_type(item, "list")) &&
-                 named_count(item) == 2) {
-        k = ts_node_named_child(item, 0);
-        v = ts_node_named_child(item, 1);
-      } else {
-        continue;
+    if (depth < kMaxDepth)
+      for (TSNode item : named_children(a)) {
+        TSNode k{}, v{};
+        if (is_type(a, "dictionary") && is_type(item, "pair")) {
+          k = field(item, "key");
+          v = field(item, "value");
+        } else if ((is_type(a, "list") || is_type(a, "tuple")) && (is_type(item, "tuple") || is_type(item, "list")) &&
+                   named_count(item) == 2) {
+          k = ts_node_named_child(item, 0);
+          v = ts_node_named_child(item, 1);
+        } else {
+          continue;
+        }
+        l.pairs.emplace_back(make_expr(k, depth + 1), make_expr(v, depth + 1));
       }
-      l.pairs.emplace_back(make_expr(k, depth + 1), make_expr(v, depth + 1));
-    }
   }
 
   // A literal operand: `5`, "x", None, F.lit(...): comparing a column with it is a filter, not a key.
@@ -656,8 +670,7 @@ class Analyzer {
           TSNode obj = field(fn, "object");
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
-          for (std::uint32_t i = 0; i < named_count(args); ++i) {
-            TSNode a = ts_node_named_child(args, i);
+          for (TSNode a : named_children(args)) {
             if (is_type(a, "comment")) continue;
             Arg arg;
             if (is_type(a, "keyword_argument")) {
@@ -669,7 +682,7 @@ class Analyzer {
             l.args.push_back(std::move(arg));
           }
           if (l.name == "setAll" || l.name == "config")
-            for (std::uint32_t i = 0; i < named_count(args); ++i) read_pairs(ts_node_named_child(args, i), l, depth);
+            for (TSNode child : named_children(args)) read_pairs(child, l, depth);
           if (l.name == "join") {
             // df.join(other, on): the condition, read once here rather than for every expression.
             std::uint32_t positional = 0;
@@ -762,18 +775,18 @@ class Analyzer {
     TSNode args = field(call, "arguments");
     // The arguments of a root call (SparkConf(), broadcast(df), Window.orderBy(...)) are visited as
     // expressions of their own; keep the first one for rules that look inside (broadcast(x)).
-    for (std::uint32_t i = 0; i < named_count(args) && depth < kMaxDepth; ++i) {
-      TSNode a = ts_node_named_child(args, i);
-      if (is_type(a, "comment")) continue;
-      Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
-      if (!e.chain && arg.chain) e.chain = arg.chain;
-      for (auto& name : arg.column_names) e.column_names.push_back(name);
-      if (e.identifiers.empty()) e.identifiers.push_back(arg.text);
-      Arg out;
-      if (is_type(a, "keyword_argument")) out.keyword = text(field(a, "name"));
-      out.value = std::move(arg);
-      args_out.push_back(std::move(out));
-    }
+    if (depth < kMaxDepth)
+      for (TSNode a : named_children(args)) {
+        if (is_type(a, "comment")) continue;
+        Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
+        if (!e.chain && arg.chain) e.chain = arg.chain;
+        for (auto& name : arg.column_names) e.column_names.push_back(name);
+        if (e.identifiers.empty()) e.identifiers.push_back(arg.text);
+        Arg out;
+        if (is_type(a, "keyword_argument")) out.keyword = text(field(a, "name"));
+        out.value = std::move(arg);
+        args_out.push_back(std::move(out));
+      }
     return e;
   }
 
@@ -972,8 +985,7 @@ class Analyzer {
   void handle_decorated(TSNode n, int depth) {
     TSNode def = field(n, "definition");
     std::string fname = is_type(def, "function_definition") ? text(field(def, "name")) : std::string();
-    for (std::uint32_t i = 0; i < named_count(n); ++i) {
-      TSNode d = ts_node_named_child(n, i);
+    for (TSNode d : named_children(n)) {
       if (!is_type(d, "decorator")) continue;
       TSNode expr = ts_node_named_child(d, 0);
       TSNode callee = is_type(expr, "call") ? field(expr, "function") : expr;
@@ -1125,7 +1137,7 @@ class Analyzer {
       while (is_type(cur, "call") || is_type(cur, "attribute") || is_type(cur, "parenthesized_expression")) {
         if (is_type(cur, "call")) {
           TSNode args = field(cur, "arguments");
-          for (std::uint32_t i = 0; i < named_count(args); ++i) visit(ts_node_named_child(args, i), depth + 1);
+          for (TSNode child : named_children(args)) visit(child, depth + 1);
           cur = field(cur, "function");
         } else if (is_type(cur, "attribute")) {
           cur = field(cur, "object");
@@ -1163,8 +1175,7 @@ class Analyzer {
       bindings_.erase(text(target));
       return;
     }
-    for (std::uint32_t i = 0; i < named_count(target); ++i)
-      note_loop_targets(ts_node_named_child(target, i), depth + 1);
+    for (TSNode child : named_children(target)) note_loop_targets(child, depth + 1);
   }
 
   // Parameters and annotations of a def: `df: DataFrame` and `-> DataFrame` say what flows in and out.
@@ -1179,8 +1190,7 @@ class Analyzer {
              m_.qualify(t) == "pyspark.sql.dataframe.DataFrame" || t.rfind("\"DataFrame", 0) == 0 ||
              t.find(".DataFrame") != std::string::npos;
     };
-    for (std::uint32_t i = 0; i < named_count(params); ++i) {
-      TSNode p = ts_node_named_child(params, i);
+    for (TSNode p : named_children(params)) {
       std::string name;
       TSNode type{};
       if (is_type(p, "identifier")) {
@@ -1224,8 +1234,7 @@ class Analyzer {
     if (!is_type(it, "call") || text(field(it, "function")) != "range") return -1;
     TSNode args = field(it, "arguments");
     std::vector<long long> v;
-    for (std::uint32_t i = 0; i < named_count(args); ++i) {
-      TSNode a = ts_node_named_child(args, i);
+    for (TSNode a : named_children(args)) {
       if (!is_type(a, "integer")) return -1;
       try {
         v.push_back(std::stoll(text(a)));
@@ -1340,9 +1349,7 @@ class Analyzer {
       visit(field(n, "consequence"), depth + 1);
       branches_.pop_back();
       int branch = 1;
-      std::uint32_t count = child_count(n);
-      for (std::uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_child(n, i);
+      for (TSNode c : all_children(n)) {
         if (is_type(c, "comment")) {
           visit(c, depth + 1);
           continue;
@@ -1408,9 +1415,7 @@ class Analyzer {
       bindings_ = std::move(saved);
       return;
     }
-    std::uint32_t count = child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_child(n, i);
+    for (TSNode c : all_children(n)) {
       if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, depth + 1);
     }
   }
