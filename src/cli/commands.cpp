@@ -65,7 +65,7 @@ std::string python_too_large(const std::string& path, const std::string& text) {
   return "Python source larger than 32 MiB: not analysed (its syntax tree would need about 75 times that in memory)";
 }
 
-lint::FileResult lint_one_unguarded(const Input& in) {
+lint::FileResult lint_one_unguarded(const Input& in, const lint::ResultCache* cache) {
   if (!in.config_error.empty()) {
     lint::FileResult r;
     r.path = in.path;
@@ -91,15 +91,20 @@ lint::FileResult lint_one_unguarded(const Input& in) {
     r.io_error = too_big;
     return r;
   }
+  if (cache != nullptr && !in.from_stdin)
+    if (auto hit = cache->load(in.path, text, in.options)) return std::move(*hit);
   // stdin: --stdin-filename decides the kind, as a file name would.
-  if (lint::is_source_path(in.path)) return lint::lint_source_text(in.path, std::move(text), in.options);
-  return lint::lint_plan_text(in.path, text, in.options);
+  std::string kept = cache != nullptr && !in.from_stdin ? text : std::string();
+  lint::FileResult r = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, std::move(text), in.options)
+                                                     : lint::lint_plan_text(in.path, text, in.options);
+  if (cache != nullptr && !in.from_stdin) cache->store(in.path, kept, in.options, r);
+  return r;
 }
 // Whatever goes wrong inside one file (an exception from a library, memory), the other files are
 // still linted and the run ends with an error naming the file: never a crash.
-lint::FileResult lint_one(const Input& in) {
+lint::FileResult lint_one(const Input& in, const lint::ResultCache* cache) {
   try {
-    return lint_one_unguarded(in);
+    return lint_one_unguarded(in, cache);
   } catch (const std::exception& e) {
     lint::FileResult r;
     r.path = in.path;
@@ -110,12 +115,13 @@ lint::FileResult lint_one(const Input& in) {
 
 }  // namespace
 
-std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs) {
+std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs,
+                                          const lint::ResultCache* cache) {
   std::vector<lint::FileResult> results(inputs.size());
   jobs = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(inputs.size())));
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++) results[i] = lint_one(inputs[i]);
+    for (std::size_t i = next++; i < inputs.size(); i = next++) results[i] = lint_one(inputs[i], cache);
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(worker);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/cache.hpp"
 #include "lint/engine.hpp"
 
 namespace planlint::cli {
@@ -15,8 +16,10 @@ struct Input {
   std::string config_error;   // its configuration could not be read: reported instead of linting
 };
 
-// Lint every input on `jobs` threads; results come back in input order.
-std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs);
+// Lint every input on `jobs` threads; results come back in input order. With a cache, files whose
+// bytes and options it has seen are not analysed again (stdin and event logs always are).
+std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs,
+                                          const lint::ResultCache* cache = nullptr);
 
 struct FixRun {
   bool unsafe = false;

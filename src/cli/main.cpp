@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -82,7 +83,8 @@ int run(int argc, char** argv) {
   std::string threshold;
   std::string min_impact, fail_on;
   std::vector<std::string> warn;
-  bool exit_zero = false, quiet = false, statistics = false;
+  bool exit_zero = false, quiet = false, statistics = false, no_cache = false;
+  std::string cache_dir = ".planlint_cache";
   bool fix = false, unsafe_fixes = false, diff = false, isolated = false;
   std::string options_target;
   std::string config_file, baseline, write_baseline;
@@ -133,6 +135,10 @@ int run(int argc, char** argv) {
   app.add_option("--write-baseline", write_baseline, "Record the current findings in FILE (and report none)");
   app.add_flag("-q,--quiet", quiet, "Print findings only, no summary line");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule instead of the findings");
+  app.add_flag("--no-cache", no_cache, "Analyse every file again instead of reusing results of unchanged files");
+  app.add_option("--cache-dir", cache_dir,
+                 "Where the results cache lives (default .planlint_cache in the current folder; "
+                 "also PLANLINT_CACHE_DIR)");
 
   auto* parse = app.add_subcommand("parse", "Parse a plan file and print its tree (for debugging and bug reports)");
   std::string parse_file;
@@ -369,8 +375,24 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   cli::FixRun fix_run;
   fix_run.unsafe = unsafe_fixes;
   fix_run.diff_only = diff;
+  // The results cache: keyed by each file's bytes and options, so --fix (which rewrites files) and
+  // stdin go without it.
+  if (app.count("--cache-dir") == 0)
+    if (const char* env = std::getenv("PLANLINT_CACHE_DIR"); env != nullptr && *env != '\0') cache_dir = env;
+  std::optional<lint::ResultCache> cache;
+  if (!no_cache) {
+    // The version, and this very binary (size and time): a rebuilt planlint never reads another's entries.
+    std::error_code ec;
+    std::string build = std::string(PLANLINT_VERSION) + "/" + std::to_string(fs::file_size("/proc/self/exe", ec));
+    auto when = fs::last_write_time("/proc/self/exe", ec);
+    if (!ec) build += "/" + std::to_string(when.time_since_epoch().count());
+    cache.emplace(cache_dir, build);
+  }
   std::vector<lint::FileResult> results =
-      fix || diff ? cli::fix_inputs(inputs, fix_run) : cli::lint_inputs(inputs, jobs);
+      fix || diff ? cli::fix_inputs(inputs, fix_run) : cli::lint_inputs(inputs, jobs, cache ? &*cache : nullptr);
+  if (const char* stats = std::getenv("PLANLINT_CACHE_STATS"); stats != nullptr && cache)
+    std::cerr << "planlint: cache " << cache->dir().string() << ": " << cache->hits() << " hits, " << cache->misses()
+              << " misses\n";
   if (!write_baseline.empty()) {
     if (auto err = cli::write_baseline(write_baseline, results); !err.empty()) {
       std::cerr << "planlint: error: " << err << "\n";
