@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace planlint::lint {
 
@@ -17,15 +19,18 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kFormat = 1;  // bump when the entry layout changes
+constexpr int kFormat = 3;  // bump when the entry layout changes
 
-json location_to(const Location& l) {
-  return json::array({l.path, l.line, l.column, l.end_line, l.end_column, l.cell, l.cell_line, l.cell_column});
+// A location in the entry's own file keeps its path out (null): most locations are, and the path
+// would otherwise be stored once per finding, related location and edit.
+json location_to(const Location& l, const std::string& file) {
+  return json::array({l.path == file ? json(nullptr) : json(l.path), l.line, l.column, l.end_line, l.end_column, l.cell,
+                      l.cell_line, l.cell_column});
 }
 
-Location location_from(const json& j) {
+Location location_from(const json& j, const std::string& file) {
   Location l;
-  l.path = j.at(0).get<std::string>();
+  l.path = j.at(0).is_null() ? file : j.at(0).get<std::string>();
   l.line = j.at(1).get<std::uint32_t>();
   l.column = j.at(2).get<std::uint32_t>();
   l.end_line = j.at(3).get<std::uint32_t>();
@@ -40,39 +45,69 @@ json result_to(const FileResult& r) {
   json diags = json::array();
   for (const auto& d : r.diagnostics) {
     json related = json::array();
-    for (const auto& rl : d.related) related.push_back({location_to(rl.location), rl.message});
+    for (const auto& rl : d.related) related.push_back({location_to(rl.location, r.path), rl.message});
     json fix = nullptr;
     if (d.fix) {
       json edits = json::array();
       for (const auto& e : d.fix->edits)
-        edits.push_back({location_to(e.range), e.replacement, e.cell, e.start_byte, e.end_byte});
+        edits.push_back({location_to(e.range, r.path), e.replacement, e.cell, e.start_byte, e.end_byte});
       fix = {d.fix->title, static_cast<int>(d.fix->applicability), edits, d.fix->suggestion};
     }
-    diags.push_back(
-        {d.rule->id, static_cast<int>(d.severity), location_to(d.location), d.message, related, fix, d.fingerprint});
+    diags.push_back({d.rule->id, static_cast<int>(d.severity), location_to(d.location, r.path), d.message, related, fix,
+                     d.fingerprint});
   }
-  return {{"path", r.path}, {"lines", r.lines}, {"cell_lines", r.cell_lines}, {"diagnostics", diags}};
+  // Only the lines the reporters quote (findings, related locations, fix ranges) are kept: an entry
+  // stays a fraction of its file, and a warm run decodes little.
+  std::set<std::uint32_t> file_lines;
+  std::set<std::pair<int, std::uint32_t>> cell_lines;
+  auto need = [&](const Location& l) {
+    for (std::uint32_t n = l.line; n <= std::max(l.line, l.end_line) && n - l.line < 64; ++n) file_lines.insert(n);
+    if (l.cell > 0)
+      for (std::uint32_t n = l.cell_line;
+           n <= l.cell_line + (l.end_line - std::min(l.line, l.end_line)) && n - l.cell_line < 64; ++n)
+        cell_lines.insert({l.cell, n});
+  };
+  for (const auto& d : r.diagnostics) {
+    need(d.location);
+    for (const auto& rl : d.related) need(rl.location);
+    if (d.fix)
+      for (const auto& e : d.fix->edits) need(e.range);
+  }
+  json lines = json::array(), cells = json::array();
+  for (auto n : file_lines)
+    if (n >= 1 && n <= r.lines.size()) lines.push_back({n, r.lines[n - 1]});
+  for (const auto& [c, n] : cell_lines)
+    if (c >= 1 && static_cast<std::size_t>(c) <= r.cell_lines.size() && n >= 1 &&
+        n <= r.cell_lines[static_cast<std::size_t>(c - 1)].size())
+      cells.push_back({c, n, r.cell_lines[static_cast<std::size_t>(c - 1)][n - 1]});
+  json cell_sizes = json::array();
+  for (const auto& c : r.cell_lines) cell_sizes.push_back(c.size());
+  return {{"path", r.path},           {"line_count", r.lines.size()}, {"lines", lines},
+          {"cell_sizes", cell_sizes}, {"cell_lines", cells},          {"diagnostics", diags}};
 }
 
 FileResult result_from(const json& j) {
   FileResult r;
   r.path = j.at("path").get<std::string>();
-  r.lines = j.at("lines").get<std::vector<std::string>>();
-  r.cell_lines = j.at("cell_lines").get<std::vector<std::vector<std::string>>>();
+  r.lines.resize(j.at("line_count").get<std::size_t>());
+  for (const auto& l : j.at("lines")) r.lines.at(l.at(0).get<std::size_t>() - 1) = l.at(1).get<std::string>();
+  for (const auto& n : j.at("cell_sizes")) r.cell_lines.emplace_back(n.get<std::size_t>());
+  for (const auto& l : j.at("cell_lines"))
+    r.cell_lines.at(l.at(0).get<std::size_t>() - 1).at(l.at(1).get<std::size_t>() - 1) = l.at(2).get<std::string>();
   for (const auto& x : j.at("diagnostics")) {
     Diagnostic d;
     d.rule = find_rule(x.at(0).get<std::string>());
     if (d.rule == nullptr) throw std::runtime_error("unknown rule in cache entry");
     d.severity = static_cast<Severity>(x.at(1).get<int>());
-    d.location = location_from(x.at(2));
+    d.location = location_from(x.at(2), r.path);
     d.message = x.at(3).get<std::string>();
-    for (const auto& rl : x.at(4)) d.related.push_back({location_from(rl.at(0)), rl.at(1).get<std::string>()});
+    for (const auto& rl : x.at(4)) d.related.push_back({location_from(rl.at(0), r.path), rl.at(1).get<std::string>()});
     if (const json& f = x.at(5); !f.is_null()) {
       Fix fix;
       fix.title = f.at(0).get<std::string>();
       fix.applicability = static_cast<Applicability>(f.at(1).get<int>());
       for (const auto& e : f.at(2))
-        fix.edits.push_back({location_from(e.at(0)), e.at(1).get<std::string>(), e.at(2).get<int>(),
+        fix.edits.push_back({location_from(e.at(0), r.path), e.at(1).get<std::string>(), e.at(2).get<int>(),
                              e.at(3).get<std::uint32_t>(), e.at(4).get<std::uint32_t>()});
       fix.suggestion = f.at(3).get<std::string>();
       d.fix = std::move(fix);
