@@ -4,20 +4,7 @@ set -uo pipefail
 planlint=$1 fixtures=$2 corpus=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_RC COMMAND...
-  local name=$1 want=$2; shift 2
-  "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, want $want"; sed 's/^/  | /' "$work/out" "$work/err" | head -20; fails=$((fails+1))
-  else
-    echo "ok   $name"
-  fi
-}
-contains() {  # contains NAME FILE TEXT
-  if grep -qF -- "$3" "$work/$2"; then echo "ok   $1"; else echo "FAIL $1: '$3' not in $2"; sed 's/^/  | /' "$work/$2" | head -20; fails=$((fails+1)); fi
-}
+source "$(dirname "$0")/lib.sh"
 
 bad=$fixtures/rules/python-row-udf/bad_batch_eval_python_formatted.plan
 good=$fixtures/rules/python-row-udf/ok_pandas_and_builtin.plan

@@ -4,23 +4,7 @@ set -uo pipefail
 planlint=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_RC COMMAND...
-  local name=$1 want=$2; shift 2
-  "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, want $want"; sed 's/^/  | /' "$work/out" "$work/err" | head -20; fails=$((fails+1))
-  else
-    echo "ok   $name"
-  fi
-}
-has() {  # has NAME FILE TEXT
-  if grep -qF -- "$3" "$work/$2"; then echo "ok   $1"; else echo "FAIL $1: '$3' not in $2"; sed 's/^/  | /' "$work/$2" | head -20; fails=$((fails+1)); fi
-}
-hasnt() {  # hasnt NAME FILE TEXT
-  if grep -qF -- "$3" "$work/$2"; then echo "FAIL $1: '$3' in $2"; sed 's/^/  | /' "$work/$2" | head -20; fails=$((fails+1)); else echo "ok   $1"; fi
-}
+source "$(dirname "$0")/lib.sh"
 
 # collect-large: warning, high impact (SPK2); cache-without-unpersist: info, low impact (SPK5).
 mkdir -p "$work/p"
@@ -35,26 +19,26 @@ printf 'def f(:\n' > "$work/broken.py"
 job=$work/p/job.py
 
 check "both findings by default" 1 "$planlint" --isolated "$job"
-has "collect-large reported" out "[collect-large]"
-has "cache-without-unpersist reported" out "[cache-without-unpersist]"
+contains "collect-large reported" out "[collect-large]"
+contains "cache-without-unpersist reported" out "[cache-without-unpersist]"
 
 check "--select a family prefix" 1 "$planlint" --isolated --select SPK2 "$job"
-has "SPK2 keeps collect-large" out "[collect-large]"
-hasnt "SPK2 drops the SPK5 rule" out "[cache-without-unpersist]"
+contains "SPK2 keeps collect-large" out "[collect-large]"
+lacks "SPK2 drops the SPK5 rule" out "[cache-without-unpersist]"
 check "--ignore a family prefix" 1 "$planlint" --isolated --ignore SPK2 "$job"
-hasnt "ignore SPK2" out "[collect-large]"
+lacks "ignore SPK2" out "[collect-large]"
 check "--select a family with no finding here" 0 "$planlint" --isolated --select SPK1 "$job"
 
 check "--min-impact high" 1 "$planlint" --isolated --min-impact high "$job"
-hasnt "low-impact rule not run" out "[cache-without-unpersist]"
-has "high-impact rule still run" out "[collect-large]"
+lacks "low-impact rule not run" out "[cache-without-unpersist]"
+contains "high-impact rule still run" out "[collect-large]"
 check "--min-impact does not hide syntax errors" 1 "$planlint" --isolated --min-impact high "$work/broken.py"
-has "python-syntax under --min-impact high" out "[python-syntax]"
+contains "python-syntax under --min-impact high" out "[python-syntax]"
 check "--min-impact checks its value" 2 "$planlint" --isolated --min-impact huge "$job"
 
 check "--warn: reported, run passes when only warn rules fire" 0 "$planlint" --isolated --warn collect-large,SPK5 "$job"
-has "--warn findings are still printed" out "[collect-large]"
-has "--warn summary says they do not fail" out "2 not failing the run"
+contains "--warn findings are still printed" out "[collect-large]"
+contains "--warn summary says they do not fail" out "2 not failing the run"
 check "--warn on one rule: the other still fails" 1 "$planlint" --isolated --warn collect-large "$job"
 check "--warn rejects an unknown rule" 2 "$planlint" --isolated --warn nope "$job"
 check "--fail-on warning: the info finding alone passes" 0 "$planlint" --isolated --fail-on warning --select cache-without-unpersist "$job"
@@ -73,33 +57,33 @@ PYCHECK
 # The same through the configuration.
 printf '[tool.planlint]\nmin-impact = "medium"\n' > "$work/p/pyproject.toml"
 check "config min-impact" 1 "$planlint" "$job"
-hasnt "config min-impact drops the low rule" out "[cache-without-unpersist]"
+lacks "config min-impact drops the low rule" out "[cache-without-unpersist]"
 printf '[tool.planlint]\nwarn = ["collect-large"]\nfail-on = "warning"\n' > "$work/p/pyproject.toml"
 check "config warn + fail-on: nothing fails" 0 "$planlint" "$job"
-has "config warn: still reported" out "[collect-large]"
+contains "config warn: still reported" out "[collect-large]"
 printf '[tool.planlint]\nfail-on = "sometimes"\n' > "$work/p/pyproject.toml"
 check "config fail-on checks its value" 2 "$planlint" "$job"
-has "config error names file:line:col" err "pyproject.toml:2:11: \`fail-on\` must be one of"
+contains "config error names file:line:col" err "pyproject.toml:2:11: \`fail-on\` must be one of"
 printf '[tool.planlint]\nwarn = ["nope"]\n' > "$work/p/pyproject.toml"
 check "config warn checks its rules" 2 "$planlint" "$job"
 rm "$work/p/pyproject.toml"
 
 # The ids of 0.1 (PL...) still select and suppress the same rules.
 check "legacy id in --select" 1 "$planlint" --isolated --select PL011 "$job"
-has "PL011 is collect-large" out "[collect-large]"
-hasnt "PL011 selects nothing else" out "[cache-without-unpersist]"
+contains "PL011 is collect-large" out "[collect-large]"
+lacks "PL011 selects nothing else" out "[cache-without-unpersist]"
 sed -i 's/rows = df.collect()/rows = df.collect()  # noqa: PL011/' "$job"
 check "legacy id in noqa" 1 "$planlint" --isolated "$job"
-hasnt "noqa: PL011 suppresses collect-large" out "[collect-large]"
+lacks "noqa: PL011 suppresses collect-large" out "[collect-large]"
 check "planlint rule PL011" 0 "$planlint" rule PL011
-has "legacy id resolves to the new page" out "# collect-large (SPK203)"
+contains "legacy id resolves to the new page" out "# collect-large (SPK203)"
 
 # planlint rules: families and impact.
 check "planlint rules" 0 "$planlint" rules
-has "rules lists families" out "SPK2  Python, the driver and data leaving Spark"
-has "rules shows impact" out "collect-large                  warning  high"
+contains "rules lists families" out "SPK2  Python, the driver and data leaving Spark"
+contains "rules shows impact" out "collect-large                  warning  high"
 check "rules json" 0 "$planlint" rules --format json
-python3 - "$work/out" <<'PYCHECK' && echo "ok   every rule has an impact and a family" || { echo "FAIL rules json impact"; fails=$((fails+1)); }
+python3 - "$work/out" <<'PYCHECK' && echo "ok   every rule contains an impact and a family" || { echo "FAIL rules json impact"; fails=$((fails+1)); }
 import json, sys
 rules = json.load(open(sys.argv[1]))
 assert all(r["impact"] in ("low", "medium", "high") for r in rules)
@@ -113,4 +97,4 @@ ev=$(dirname "$0")/../examples/eventlogs/nightly_etl.zstd
 check "eventlog --warn everything passes" 0 "$planlint" eventlog --warn ALL "$ev"
 check "eventlog --min-impact high still diagnoses" 1 "$planlint" eventlog --min-impact high "$ev"
 
-[ $fails = 0 ] && echo "all passed" || { echo "$fails failed"; exit 1; }
+finish
