@@ -1,7 +1,6 @@
 // recomputed-lineage: a DataFrame with an expensive lineage that two or more actions (or branches of
 // one action) compute again from the source, without cache() or persist().
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -290,21 +289,11 @@ void check_recomputed_lineage(SourceContext& ctx) {
   Graph g(m);
   for (const auto& c : m.chains) {
     if (c.assigned_to.empty() || !c.is_dataframe || c.ends_local || c.assigned_to.rfind("self.", 0) == 0) continue;
-    // A few rows by construction of the query: `limit(n)`, `SELECT ... LIMIT n`.
-    bool limited = false;
-    for (const auto& s : c.pipeline()) {
-      limited = limited || (s.link->is_call && s.link->name == "limit");
-      if (s.link->is_call && s.link->name == "sql" && !s.link->args.empty() && s.link->args[0].value.string_value) {
-        std::string q = *s.link->args[0].value.string_value;
-        std::transform(q.begin(), q.end(), q.begin(), [](unsigned char ch) { return std::tolower(ch); });
-        limited = limited || q.find(" limit ") != std::string::npos || q.find("\nlimit ") != std::string::npos;
-      }
-    }
-    if (limited) continue;
     if (Graph::caches(c) || g.cached_later(c)) continue;
     bool shuffles = false;
     if (!g.expensive(c, shuffles)) continue;
     auto pipeline = c.pipeline();
+    // A few rows by construction: driver data, `limit(n)`, `SELECT ... LIMIT n`.
     if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size()).rows)) continue;
     // The fork must be here: two of c's own uses (or one in a loop) lead to runs, not one use that forks later.
     std::vector<Action> reached;
