@@ -11,10 +11,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -115,26 +118,63 @@ lint::FileResult lint_one(const Input& in, const lint::ResultCache* cache) {
 
 }  // namespace
 
-std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs,
-                                          const lint::ResultCache* cache) {
-  std::vector<lint::FileResult> results(inputs.size());
+void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::ResultCache* cache,
+                 const ResultSink& sink) {
   jobs = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(inputs.size())));
-  std::atomic<std::size_t> next{0};
+  if (jobs == 1) {
+    for (std::size_t i = 0; i < inputs.size(); ++i) sink(i, lint_one(inputs[i], cache));
+    return;
+  }
+  // Workers take the next input while it is within `window` of the first one not yet handed to the
+  // sink; the sink runs here, on the calling thread, in input order.
+  const std::size_t window = std::size_t{jobs} * 8;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::size_t, lint::FileResult> done;
+  std::size_t next = 0, delivered = 0;
   auto worker = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++) results[i] = lint_one(inputs[i], cache);
+    for (;;) {
+      std::size_t i = 0;
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return next >= inputs.size() || next < delivered + window; });
+        if (next >= inputs.size()) return;
+        i = next++;
+      }
+      lint::FileResult r = lint_one(inputs[i], cache);
+      {
+        std::lock_guard lock(mutex);
+        done.emplace(i, std::move(r));
+      }
+      changed.notify_all();
+    }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(worker);
-  worker();
+  for (unsigned t = 0; t < jobs; ++t) pool.emplace_back(worker);
+  while (delivered < inputs.size()) {
+    lint::FileResult r;
+    {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return done.count(delivered) > 0; });
+      auto it = done.find(delivered);
+      r = std::move(it->second);
+      done.erase(it);
+    }
+    sink(delivered, std::move(r));
+    {
+      std::lock_guard lock(mutex);
+      ++delivered;
+    }
+    changed.notify_all();
+  }
   for (auto& t : pool) t.join();
-  return results;
 }
 
-std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRun& run) {
-  std::vector<lint::FileResult> results;
+void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink& sink) {
   lint::FixOptions fo;
   fo.unsafe = run.unsafe;
-  for (const auto& in : inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Input& in = inputs[i];
     std::string text, error;
     if (!in.config_error.empty() || !read_all(in, text, error) || !python_too_large(in.path, text).empty()) {
       if (error.empty()) error = python_too_large(in.path, text);
@@ -142,7 +182,7 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
       lint::FileResult r;
       r.path = in.path;
       r.io_error = error;
-      results.push_back(std::move(r));
+      sink(i, std::move(r));
       continue;
     }
     lint::FixOutcome o;
@@ -152,7 +192,7 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
       lint::FileResult r;
       r.path = in.path;
       r.io_error = std::string("internal error: ") + e.what();
-      results.push_back(std::move(r));
+      sink(i, std::move(r));
       continue;
     }
     for (const auto& d : o.dropped) std::cerr << "planlint: warning: " << in.path << ":" << d << "\n";
@@ -176,9 +216,8 @@ std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRu
     } else if (in.from_stdin && !run.diff_only) {
       run.stdin_output += o.fixed;
     }
-    results.push_back(std::move(o.remaining));
+    sink(i, std::move(o.remaining));
   }
-  return results;
 }
 
 bool write_output(const std::string& path, const std::string& text) {
@@ -197,6 +236,38 @@ bool write_output(const std::string& path, const std::string& text) {
   return true;
 }
 
+std::string ReportWriter::open(const std::string& path) {
+  to_stdout_ = path.empty() || path == "-";
+  if (to_stdout_) return {};
+  return file_.open(path);
+}
+
+void ReportWriter::write(std::string_view chunk) {
+  if (failed_ || chunk.empty()) return;
+  if (to_stdout_) {
+    std::cout.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    if (!std::cout) {
+      failed_ = true;
+      errno_ = errno;
+    }
+  } else if (!file_.write(chunk)) {
+    failed_ = true;
+  }
+}
+
+std::string ReportWriter::commit() {
+  if (!to_stdout_) return file_.commit();
+  if (!failed_) {
+    std::cout.flush();
+    if (!std::cout) {
+      failed_ = true;
+      errno_ = errno;
+    }
+  }
+  if (failed_) return std::string("cannot write the report to standard output (") + std::strerror(errno_) + ")";
+  return {};
+}
+
 namespace {
 std::string baseline_key(const std::string& file) {
   std::error_code ec;
@@ -205,22 +276,25 @@ std::string baseline_key(const std::string& file) {
 }
 }  // namespace
 
-std::string write_baseline(const std::string& path, const std::vector<lint::FileResult>& results) {
-  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-  for (const auto& r : results)
-    for (const auto& d : r.diagnostics)
-      findings.push_back({{"file", baseline_key(r.path)},
-                          {"rule", d.rule->name},
-                          {"fingerprint", d.fingerprint},
-                          {"line", d.location.line},
-                          {"message", d.message}});
-  nlohmann::ordered_json doc{{"planlint_baseline", 1}, {"findings", findings}};
+void BaselineWriter::add(const lint::FileResult& result) {
+  if (result.diagnostics.empty()) return;
+  std::string file = baseline_key(result.path);
+  for (const auto& d : result.diagnostics)
+    findings_.push_back({{"file", file},
+                         {"rule", d.rule->name},
+                         {"fingerprint", d.fingerprint},
+                         {"line", d.location.line},
+                         {"message", d.message}});
+}
+
+std::string BaselineWriter::write(const std::string& path) const {
+  nlohmann::ordered_json doc{{"planlint_baseline", 1}, {"findings", findings_}};
   if (!write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
     return "cannot write baseline " + path;
   return {};
 }
 
-std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results) {
+std::string Baseline::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "cannot read baseline " + path;
   nlohmann::json doc;
@@ -231,26 +305,35 @@ std::string apply_baseline(const std::string& path, std::vector<lint::FileResult
   }
   if (!doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array())
     return path + ": not a planlint baseline (no \"findings\" array)";
-  std::multiset<std::pair<std::string, std::string>> known;
+  known_.clear();
   for (const auto& f : doc["findings"]) {
     if (!f.is_object() || !f.contains("file") || !f.contains("fingerprint") || !f["file"].is_string() ||
         !f["fingerprint"].is_string())
       return path + ": every finding needs \"file\" and \"fingerprint\" strings";
-    known.emplace(f["file"].get<std::string>(), f["fingerprint"].get<std::string>());
+    known_.emplace(f["file"].get<std::string>(), f["fingerprint"].get<std::string>());
   }
-  for (auto& r : results) {
-    std::string key = baseline_key(r.path);
-    std::vector<lint::Diagnostic> kept;
-    for (auto& d : r.diagnostics) {
-      auto it = known.find({key, d.fingerprint});
-      if (it != known.end()) {
-        known.erase(it);
-        continue;
-      }
-      kept.push_back(std::move(d));
+  return {};
+}
+
+void Baseline::filter(lint::FileResult& result) {
+  if (result.diagnostics.empty()) return;
+  std::string key = baseline_key(result.path);
+  std::vector<lint::Diagnostic> kept;
+  for (auto& d : result.diagnostics) {
+    auto it = known_.find({key, d.fingerprint});
+    if (it != known_.end()) {
+      known_.erase(it);
+      continue;
     }
-    r.diagnostics = std::move(kept);
+    kept.push_back(std::move(d));
   }
+  result.diagnostics = std::move(kept);
+}
+
+std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results) {
+  Baseline b;
+  if (auto err = b.load(path); !err.empty()) return err;
+  for (auto& r : results) b.filter(r);
   return {};
 }
 

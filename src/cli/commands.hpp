@@ -1,11 +1,16 @@
 // The CLI's pieces below argument parsing: reading inputs, linting them, writing reports, subcommands.
 #pragma once
 
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lint/cache.hpp"
 #include "lint/engine.hpp"
+#include "util/files.hpp"
 
 namespace planlint::cli {
 
@@ -16,10 +21,15 @@ struct Input {
   std::string config_error;   // its configuration could not be read: reported instead of linting
 };
 
-// Lint every input on `jobs` threads; results come back in input order. With a cache, files whose
-// bytes and options it has seen are not analysed again (stdin and event logs always are).
-std::vector<lint::FileResult> lint_inputs(const std::vector<Input>& inputs, unsigned jobs,
-                                          const lint::ResultCache* cache = nullptr);
+// Called with each input's result, in input order, on the calling thread.
+using ResultSink = std::function<void(std::size_t index, lint::FileResult&& result)>;
+
+// Lint every input on `jobs` threads and hand each result to `sink` in input order as soon as it and
+// those before it are done; only a few results are ever held (workers wait when the sink falls
+// behind), so memory does not grow with the number of files. With a cache, files whose bytes and
+// options it has seen are not analysed again (stdin and event logs always are).
+void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::ResultCache* cache,
+                 const ResultSink& sink);
 
 struct FixRun {
   bool unsafe = false;
@@ -32,14 +42,46 @@ struct FixRun {
 
 // --fix / --diff: fix each input, write changed files atomically (not with --diff), and return the
 // lint results of the fixed text.
-std::vector<lint::FileResult> fix_inputs(const std::vector<Input>& inputs, FixRun& run);
+void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink& sink);
 
 // Write to FILE through a temporary file and a rename, so a crash never leaves half a report; "" is stdout.
 bool write_output(const std::string& path, const std::string& text);
 
+// A report written piece by piece: to stdout ("" or "-"), or to a temporary file beside FILE that
+// commit() renames over it. A failed write is remembered and reported by commit().
+class ReportWriter {
+ public:
+  std::string open(const std::string& path);  // an error message, empty on success
+  void write(std::string_view chunk);
+  std::string commit();  // an error message, empty on success
+
+ private:
+  bool to_stdout_ = true;
+  bool failed_ = false;
+  int errno_ = 0;
+  util::ReplacementFile file_;
+};
+
 // Baselines: the fingerprints of known findings. Writing records them; applying drops the findings
 // a baseline already holds (one per recorded entry), so only new ones are reported.
-std::string write_baseline(const std::string& path, const std::vector<lint::FileResult>& results);
+class Baseline {
+ public:
+  std::string load(const std::string& path);  // an error message, empty on success
+  void filter(lint::FileResult& result);      // drops the findings the baseline holds
+ private:
+  std::multiset<std::pair<std::string, std::string>> known_;
+};
+
+class BaselineWriter {
+ public:
+  void add(const lint::FileResult& result);
+  [[nodiscard]] std::size_t size() const { return findings_.size(); }
+  std::string write(const std::string& path) const;  // an error message, empty on success
+
+ private:
+  nlohmann::ordered_json findings_ = nlohmann::ordered_json::array();
+};
+
 std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results);
 
 int run_parse(const std::string& file, const std::string& dump);

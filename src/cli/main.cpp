@@ -388,41 +388,80 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     if (!ec) build += "/" + std::to_string(when.time_since_epoch().count());
     cache.emplace(cache_dir, build);
   }
-  std::vector<lint::FileResult> results =
-      fix || diff ? cli::fix_inputs(inputs, fix_run) : cli::lint_inputs(inputs, jobs, cache ? &*cache : nullptr);
-  if (const char* stats = std::getenv("PLANLINT_CACHE_STATS"); stats != nullptr && cache)
-    std::cerr << "planlint: cache " << cache->dir().string() << ": " << cache->hits() << " hits, " << cache->misses()
-              << " misses\n";
-  if (!write_baseline.empty()) {
-    if (auto err = cli::write_baseline(write_baseline, results); !err.empty()) {
-      std::cerr << "planlint: error: " << err << "\n";
-      return 2;
-    }
-    std::size_t n = 0;
-    for (const auto& r : results) n += r.diagnostics.size();
-    std::cerr << "planlint: wrote " << n << " findings to " << write_baseline << "\n";
-    return 0;
-  }
+  std::optional<cli::Baseline> known;
   if (!baseline.empty()) {
-    if (auto err = cli::apply_baseline(baseline, results); !err.empty()) {
+    known.emplace();
+    if (auto err = known->load(baseline); !err.empty()) {
       std::cerr << "planlint: error: " << err << "\n";
       return 2;
     }
   }
-  // Which findings fail the run: each file's options (its configuration's warn list and fail-on).
-  std::size_t findings = 0, failing = 0;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    auto& r = results[i];
+
+  lint::ReportOptions ro;
+  ro.tool_version = PLANLINT_VERSION;
+  bool tty = output.empty() && isatty(fileno(stdout)) != 0;
+  ro.color = color == "always" || (color == "auto" && tty && std::getenv("NO_COLOR") == nullptr);
+  // Where each file's findings go as soon as it is linted: the report (streamed to stdout, or to a
+  // temporary file renamed over -o at the end), the baseline being written, or, when fixing stdin,
+  // the text findings on stderr.
+  bool stdin_fix =
+      fix && !diff && std::any_of(inputs.begin(), inputs.end(), [](const cli::Input& in) { return in.from_stdin; });
+  bool streamed = write_baseline.empty() && !diff && !stdin_fix;
+  cli::ReportWriter writer;
+  if (streamed)
+    if (auto err = writer.open(output); !err.empty()) {
+      std::cerr << "planlint: error: " << err << "\n";
+      return 2;
+    }
+  std::unique_ptr<lint::Reporter> reporter =
+      lint::make_reporter(stdin_fix                        ? "text"
+                          : statistics && format == "text" ? "statistics"
+                                                           : format,
+                          stdin_fix ? lint::ReportOptions{false, PLANLINT_VERSION} : ro);
+  cli::BaselineWriter new_baseline;
+  std::string chunk, stderr_report;
+  if (streamed) reporter->begin(chunk);
+  std::size_t findings = 0, failing = 0, files = 0, unreadable = 0;
+  auto consume = [&](std::size_t i, lint::FileResult&& r) {
+    ++files;
+    if (!r.io_error.empty()) {
+      ++unreadable;
+      io_error = true;
+      std::cerr << "planlint: error: " << r.path << ": " << r.io_error << "\n";
+    }
+    if (!write_baseline.empty()) {
+      new_baseline.add(r);
+      return;
+    }
+    if (known) known->filter(r);
+    // Which findings fail the run: each file's options (its configuration's warn list and fail-on).
     const lint::LintOptions& file_options = i < inputs.size() ? inputs[i].options : options;
     for (auto& d : r.diagnostics) {
       d.fails = file_options.fails(d);
       failing += d.fails ? 1 : 0;
     }
     findings += r.diagnostics.size();
-    if (!r.io_error.empty()) {
-      io_error = true;
-      std::cerr << "planlint: error: " << r.path << ": " << r.io_error << "\n";
+    if (diff) return;
+    reporter->file(r, stdin_fix ? stderr_report : chunk);
+    if (chunk.size() >= (std::size_t{1} << 16)) {
+      writer.write(chunk);
+      chunk.clear();
     }
+  };
+  if (fix || diff)
+    cli::fix_inputs(inputs, fix_run, consume);
+  else
+    cli::lint_inputs(inputs, jobs, cache ? &*cache : nullptr, consume);
+  if (const char* stats = std::getenv("PLANLINT_CACHE_STATS"); stats != nullptr && cache)
+    std::cerr << "planlint: cache " << cache->dir().string() << ": " << cache->hits() << " hits, " << cache->misses()
+              << " misses\n";
+  if (!write_baseline.empty()) {
+    if (auto err = new_baseline.write(write_baseline); !err.empty()) {
+      std::cerr << "planlint: error: " << err << "\n";
+      return 2;
+    }
+    std::cerr << "planlint: wrote " << new_baseline.size() << " findings to " << write_baseline << "\n";
+    return 0;
   }
 
   if (diff) {
@@ -430,54 +469,39 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     if (io_error) return 2;
     return fix_run.files_changed > 0 && !exit_zero ? 1 : 0;
   }
-  if (fix && !fix_run.stdin_output.empty()) {
+  if (stdin_fix) {
     // Fixed stdin goes to stdout (as an editor integration expects); findings go to stderr.
     std::cout << fix_run.stdin_output << std::flush;
-    std::cerr << lint::render_text(results, lint::ReportOptions{false, PLANLINT_VERSION});
+    std::cerr << stderr_report;
     return failing > 0 && !exit_zero ? 1 : 0;
   }
 
-  lint::ReportOptions ro;
-  ro.tool_version = PLANLINT_VERSION;
-  bool tty = output.empty() && isatty(fileno(stdout)) != 0;
-  ro.color = color == "always" || (color == "auto" && tty && std::getenv("NO_COLOR") == nullptr);
-  std::string report;
-  if (statistics && format == "text") {
-    report = lint::render_statistics(results);
-  } else if (format == "json") {
-    report = lint::render_json(results, ro);
-  } else if (format == "sarif") {
-    report = lint::render_sarif(results, ro);
-  } else if (format == "github") {
-    report = lint::render_github(results, ro);
-  } else {
-    report = lint::render_text(results, ro);
-    if (!quiet) {
-      if (fix && fix_run.applied > 0)
-        report += "Fixed " + std::to_string(fix_run.applied) + (fix_run.applied == 1 ? " finding" : " findings") +
-                  " in " + std::to_string(fix_run.files_changed) + (fix_run.files_changed == 1 ? " file" : " files") +
-                  ".\n";
-      std::size_t unreadable = 0;
-      for (const auto& r : results) unreadable += r.io_error.empty() ? 0 : 1;
-      std::string not_checked = unreadable == 0
-                                    ? std::string()
-                                    : std::to_string(unreadable) + (unreadable == 1 ? " file could not be checked"
-                                                                                    : " files could not be checked");
-      if (findings == 0 && unreadable == 0)
-        report += "All checks passed.\n";
-      else if (findings == 0)
-        report += "No findings, but " + not_checked + ".\n";
-      else
-        report += "Found " + std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
-                  std::to_string(results.size() - unreadable) +
-                  (results.size() - unreadable == 1 ? " file" : " files") +
-                  (unreadable == 0 ? std::string() : "; " + not_checked) +
-                  (failing == findings ? std::string(".\n")
-                                       : " (" + std::to_string(findings - failing) +
-                                             " not failing the run: --warn rules or below --fail-on).\n");
-    }
+  reporter->end(chunk);
+  if (!(statistics && format == "text") && format == "text" && !quiet) {
+    if (fix && fix_run.applied > 0)
+      chunk += "Fixed " + std::to_string(fix_run.applied) + (fix_run.applied == 1 ? " finding" : " findings") + " in " +
+               std::to_string(fix_run.files_changed) + (fix_run.files_changed == 1 ? " file" : " files") + ".\n";
+    std::string not_checked = unreadable == 0
+                                  ? std::string()
+                                  : std::to_string(unreadable) + (unreadable == 1 ? " file could not be checked"
+                                                                                  : " files could not be checked");
+    if (findings == 0 && unreadable == 0)
+      chunk += "All checks passed.\n";
+    else if (findings == 0)
+      chunk += "No findings, but " + not_checked + ".\n";
+    else
+      chunk += "Found " + std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
+               std::to_string(files - unreadable) + (files - unreadable == 1 ? " file" : " files") +
+               (unreadable == 0 ? std::string() : "; " + not_checked) +
+               (failing == findings ? std::string(".\n")
+                                    : " (" + std::to_string(findings - failing) +
+                                          " not failing the run: --warn rules or below --fail-on).\n");
   }
-  if (!cli::write_output(output, report)) return 2;
+  writer.write(chunk);
+  if (auto err = writer.commit(); !err.empty()) {
+    std::cerr << "planlint: error: " << err << "\n";
+    return 2;
+  }
   if (io_error) return 2;
   return failing > 0 && !exit_zero ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 // Reporters: turn lint results into text, JSON, SARIF 2.1.0 or GitHub workflow commands.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/engine.hpp"
@@ -13,6 +15,23 @@ struct ReportOptions {
   std::string tool_version;
 };
 
+// A report written as files are linted: begin(), then file() for each result in input order, then
+// end(); each appends its part of the report to `out`, which the caller may write out and clear
+// between calls. Only what the format needs at the end is kept (error notes, rule counts), never the
+// files' text, so a run's memory does not grow with the number of files.
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(std::string& /*out*/) {}
+  virtual void file(const FileResult& result, std::string& out) = 0;
+  virtual void end(std::string& /*out*/) {}
+};
+
+// format: text, json, sarif, github or statistics; nullptr for any other name.
+std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
+
+// The whole report at once (begin, every file, end).
+std::string render(std::string_view format, const std::vector<FileResult>& results, const ReportOptions& options);
 std::string render_text(const std::vector<FileResult>& results, const ReportOptions& options);
 std::string render_json(const std::vector<FileResult>& results, const ReportOptions& options);
 std::string render_sarif(const std::vector<FileResult>& results, const ReportOptions& options);

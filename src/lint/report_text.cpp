@@ -87,49 +87,57 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
          p.paint("1;32", "^" + std::string(len - 1, '~')) + "\n";
 }
 
-}  // namespace
-
-std::string render_text(const std::vector<FileResult>& results, const ReportOptions& options) {
-  Palette p{options.color};
-  std::string out;
-  for (const auto& r : results) {
-    for (const auto& d : r.diagnostics) {
-      std::string where = d.location.cell > 0 ? fmt::format("cell {}:{}:{}", d.location.cell, d.location.cell_line,
-                                                            d.location.cell_column)
-                                              : fmt::format("{}:{}", d.location.line, d.location.column);
-      out += fmt::format("{}:{}: {}: {} {}\n", p.paint("1", printable(r.path)), where,
-                         p.paint(severity_colour(d.severity), to_string(d.severity)), printable(d.message),
-                         p.paint("2", fmt::format("[{}]", d.rule->name)));
-      quote_line(out, r, d.location, p);
-      for (const auto& rel : d.related) {
-        const Location& l = rel.location;
-        std::string at = l.cell > 0 ? fmt::format("cell {}:{}:{}", l.cell, l.cell_line, l.cell_column)
-                                    : fmt::format("{}:{}", l.line, l.column);
-        out += fmt::format("  {}: {}:{}: {}\n", p.paint("1;36", "note"), printable(l.path), at, printable(rel.message));
-      }
-      if (d.fix) {
-        out += fmt::format("  {}: {}\n", p.paint("1;32", "fix"), d.fix->title);
-        std::string_view s = d.fix->suggestion;
-        while (!s.empty()) {
-          auto nl = s.find('\n');
-          out += fmt::format("      {}\n", printable(s.substr(0, nl)));
-          if (nl == std::string_view::npos) break;
-          s.remove_prefix(nl + 1);
-        }
+void render_text_file(const FileResult& r, const Palette& p, std::string& out) {
+  for (const auto& d : r.diagnostics) {
+    std::string where = d.location.cell > 0 ? fmt::format("cell {}:{}:{}", d.location.cell, d.location.cell_line,
+                                                          d.location.cell_column)
+                                            : fmt::format("{}:{}", d.location.line, d.location.column);
+    out += fmt::format("{}:{}: {}: {} {}\n", p.paint("1", printable(r.path)), where,
+                       p.paint(severity_colour(d.severity), to_string(d.severity)), printable(d.message),
+                       p.paint("2", fmt::format("[{}]", d.rule->name)));
+    quote_line(out, r, d.location, p);
+    for (const auto& rel : d.related) {
+      const Location& l = rel.location;
+      std::string at = l.cell > 0 ? fmt::format("cell {}:{}:{}", l.cell, l.cell_line, l.cell_column)
+                                  : fmt::format("{}:{}", l.line, l.column);
+      out += fmt::format("  {}: {}:{}: {}\n", p.paint("1;36", "note"), printable(l.path), at, printable(rel.message));
+    }
+    if (d.fix) {
+      out += fmt::format("  {}: {}\n", p.paint("1;32", "fix"), d.fix->title);
+      std::string_view s = d.fix->suggestion;
+      while (!s.empty()) {
+        auto nl = s.find('\n');
+        out += fmt::format("      {}\n", printable(s.substr(0, nl)));
+        if (nl == std::string_view::npos) break;
+        s.remove_prefix(nl + 1);
       }
     }
   }
-  return out;
 }
 
-std::string render_statistics(const std::vector<FileResult>& results) {
-  std::map<std::pair<std::string_view, std::string_view>, int> counts;
-  for (const auto& r : results)
-    for (const auto& d : r.diagnostics) ++counts[{d.rule->id, d.rule->name}];
-  std::string out;
-  for (const auto& [rule, n] : counts) out += fmt::format("{:>6}  {}  {}\n", n, rule.first, rule.second);
-  return out;
-}
+class TextReporter final : public Reporter {
+ public:
+  explicit TextReporter(const ReportOptions& o) : palette_{o.color} {}
+  void file(const FileResult& r, std::string& out) override { render_text_file(r, palette_, out); }
+
+ private:
+  Palette palette_;
+};
+
+class StatisticsReporter final : public Reporter {
+ public:
+  void file(const FileResult& r, std::string& /*out*/) override {
+    for (const auto& d : r.diagnostics) ++counts_[{d.rule->id, d.rule->name}];
+  }
+  void end(std::string& out) override {
+    for (const auto& [rule, n] : counts_) out += fmt::format("{:>6}  {}  {}\n", n, rule.first, rule.second);
+  }
+
+ private:
+  std::map<std::pair<std::string_view, std::string_view>, int> counts_;
+};
+
+}  // namespace
 
 namespace {
 // GitHub workflow commands escape %, CR and LF in messages, and also ':' and ',' in properties.
@@ -158,11 +166,10 @@ std::string gh_escape(std::string_view s, bool property) {
   }
   return out;
 }
-}  // namespace
 
-std::string render_github(const std::vector<FileResult>& results, const ReportOptions& /*options*/) {
-  std::string out;
-  for (const auto& r : results) {
+class GithubReporter final : public Reporter {
+ public:
+  void file(const FileResult& r, std::string& out) override {
     for (const auto& d : r.diagnostics) {
       std::string_view level = d.severity == Severity::error     ? "error"
                                : d.severity == Severity::warning ? "warning"
@@ -175,7 +182,14 @@ std::string render_github(const std::vector<FileResult>& results, const ReportOp
                          gh_escape(msg, false));
     }
   }
-  return out;
+};
+}  // namespace
+
+std::unique_ptr<Reporter> make_text_reporter(std::string_view format, const ReportOptions& options) {
+  if (format == "text") return std::make_unique<TextReporter>(options);
+  if (format == "statistics") return std::make_unique<StatisticsReporter>();
+  if (format == "github") return std::make_unique<GithubReporter>();
+  return nullptr;
 }
 
 }  // namespace planlint::lint

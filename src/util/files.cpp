@@ -24,7 +24,7 @@ std::string errno_text(int e) {
   return s;
 }
 
-bool write_all(int fd, const std::string& content) {
+bool write_all(int fd, std::string_view content) {
   std::size_t done = 0;
   while (done < content.size()) {
     ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -87,8 +87,10 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes) {
   return r;
 }
 
-std::string replace_file_contents(const std::string& path, const std::string& content) {
+std::string ReplacementFile::open(const std::string& path) {
   namespace fs = std::filesystem;
+  abort();
+  path_ = path;
   std::error_code ec;
   fs::path target(path);
   // Through symlinks to what they point at (a dangling link: its target is created).
@@ -97,47 +99,109 @@ std::string replace_file_contents(const std::string& path, const std::string& co
     if (ec) return "cannot resolve the symbolic link " + path + ": " + ec.message();
     target = resolved;
   }
+  target_ = target.string();
   struct stat st {};
-  bool exists = ::stat(target.c_str(), &st) == 0;
-  if (!exists && errno != ENOENT) return "cannot write " + path + ": " + errno_text(errno);
-  if (exists && !S_ISREG(st.st_mode)) return "refusing to replace " + path + ": not a regular file";
-  if (exists && st.st_nlink > 1) {
-    // Hard links share the inode: rewrite it in place so every name sees the new contents.
-    int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return "cannot write " + path + ": " + errno_text(errno);
-    bool ok = write_all(fd, content) && ::fsync(fd) == 0;
-    int e = errno;
-    ::close(fd);
-    return ok ? std::string() : "cannot write " + path + ": " + errno_text(e);
+  exists_ = ::stat(target_.c_str(), &st) == 0;
+  if (!exists_ && errno != ENOENT) return "cannot write " + path + ": " + errno_text(errno);
+  if (exists_ && !S_ISREG(st.st_mode)) return "refusing to replace " + path + ": not a regular file";
+  mode_ = st.st_mode;
+  uid_ = st.st_uid;
+  gid_ = st.st_gid;
+  if (exists_ && st.st_nlink > 1) {
+    // Hard links share the inode: it is rewritten in place at commit, so every name sees the new
+    // contents; until then they are held here.
+    if (::access(target_.c_str(), W_OK) != 0) return "cannot write " + path + ": " + errno_text(errno);
+    in_place_ = true;
+    return {};
   }
   std::string tmpl = (target.parent_path().empty() ? fs::path(".") : target.parent_path()) / ".planlint-XXXXXX";
-  std::string tmp = tmpl;
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return "cannot write " + path + ": " + errno_text(errno);
-  bool ok = write_all(fd, content);
-  int e = errno;
-  if (ok && exists) {
-    ::fchmod(fd, st.st_mode & 07777);
-    if (::geteuid() == 0 || st.st_uid == ::geteuid()) (void)::fchown(fd, st.st_uid, st.st_gid);
-  } else if (ok) {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-  }
-  if (ok && ::fsync(fd) != 0) {
-    ok = false;
-    e = errno;
-  }
-  ::close(fd);
-  if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
-    ok = false;
-    e = errno;
-  }
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    return "cannot write " + path + ": " + errno_text(e);
+  tmp_ = tmpl;
+  fd_ = ::mkstemp(tmp_.data());
+  if (fd_ < 0) {
+    tmp_.clear();
+    return "cannot write " + path + ": " + errno_text(errno);
   }
   return {};
+}
+
+bool ReplacementFile::write(std::string_view chunk) {
+  if (errno_ != 0) return false;
+  if (in_place_) {
+    held_.append(chunk);
+    return true;
+  }
+  if (fd_ < 0) {
+    errno_ = EBADF;
+    return false;
+  }
+  if (!write_all(fd_, chunk)) {
+    errno_ = errno;
+    return false;
+  }
+  return true;
+}
+
+std::string ReplacementFile::commit() {
+  std::string err;
+  if (errno_ != 0) {
+    err = "cannot write " + path_ + ": " + errno_text(errno_);
+  } else if (in_place_) {
+    int fd = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+      err = "cannot write " + path_ + ": " + errno_text(errno);
+    } else {
+      bool ok = write_all(fd, held_) && ::fsync(fd) == 0;
+      int e = errno;
+      ::close(fd);
+      if (!ok) err = "cannot write " + path_ + ": " + errno_text(e);
+    }
+    in_place_ = false;
+    held_.clear();
+  } else if (fd_ < 0) {
+    err = "cannot write " + path_ + ": not open";
+  } else {
+    bool ok = true;
+    int e = 0;
+    if (exists_) {
+      ::fchmod(fd_, mode_ & 07777);
+      if (::geteuid() == 0 || uid_ == ::geteuid()) (void)::fchown(fd_, uid_, gid_);
+    } else {
+      mode_t mask = ::umask(0);
+      ::umask(mask);
+      ::fchmod(fd_, 0666 & ~mask);
+    }
+    if (::fsync(fd_) != 0) {
+      ok = false;
+      e = errno;
+    }
+    ::close(fd_);
+    fd_ = -1;
+    if (ok && ::rename(tmp_.c_str(), target_.c_str()) != 0) {
+      ok = false;
+      e = errno;
+    }
+    if (ok) tmp_.clear();
+    if (!ok) err = "cannot write " + path_ + ": " + errno_text(e);
+  }
+  abort();
+  return err;
+}
+
+void ReplacementFile::abort() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+  in_place_ = false;
+  held_.clear();
+  errno_ = 0;
+}
+
+std::string replace_file_contents(const std::string& path, const std::string& content) {
+  ReplacementFile f;
+  if (auto err = f.open(path); !err.empty()) return err;
+  f.write(content);
+  return f.commit();
 }
 
 }  // namespace planlint::util

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace planlint::util {
 
@@ -24,5 +25,28 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes = kM
 // file has several hard links. Refuses to replace a directory, device, FIFO or socket. Returns an
 // error message, empty on success.
 std::string replace_file_contents(const std::string& path, const std::string& content);
+
+// The same, written piece by piece (a report streamed as files are linted): open() checks the target
+// and creates the temporary file, write() appends, commit() renames it over the target (or rewrites a
+// hard-linked file in place). Destroyed or aborted without a commit, the target is left untouched and
+// the temporary file removed: a failed run never leaves half a report.
+class ReplacementFile {
+ public:
+  ReplacementFile() = default;
+  ReplacementFile(const ReplacementFile&) = delete;
+  ReplacementFile& operator=(const ReplacementFile&) = delete;
+  ~ReplacementFile() { abort(); }
+  std::string open(const std::string& path);  // an error message, empty on success
+  bool write(std::string_view chunk);         // false once a write has failed
+  std::string commit();                       // an error message (a failed write included), empty on success
+  void abort();
+
+ private:
+  std::string path_, target_, tmp_, held_;
+  int fd_ = -1;
+  int errno_ = 0;
+  bool exists_ = false, in_place_ = false;
+  unsigned mode_ = 0, uid_ = 0, gid_ = 0;
+};
 
 }  // namespace planlint::util
