@@ -2,7 +2,10 @@
 // src/plan/line_reader.cpp attaches actions to whole rules and decides what a line means in context.
 #pragma once
 
+#include <cstring>
+#include <string_view>
 #include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
 
 namespace planlint::grammar {
 
@@ -20,7 +23,23 @@ struct section_header
 
 // generateTreeString prefixes: each ancestor adds "   " or ":  ", the node adds "+- " or ":- ".
 struct branch : pegtl::seq<pegtl::one<'+', ':'>, pegtl::one<'-'>, pegtl::one<' '>> {};
-struct indent : pegtl::star<pegtl::not_at<branch>, pegtl::one<' ', ':'>> {};
+// star<not_at<branch>, one<' ', ':'>>, written out: deep trees indent every line by dozens of columns.
+struct indent {
+  using rule_t = indent;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const char* begin = in.current();
+    const char* end = in.end();
+    const char* p = begin;
+    while (p < end && (*p == ' ' || *p == ':')) {
+      if (*p == ':' && end - p >= 3 && p[1] == '-' && p[2] == ' ') break;  // ":- " is a branch
+      ++p;
+    }
+    in.bump(static_cast<std::size_t>(p - begin));
+    return true;
+  }
+};
 
 // Markers in front of an operator name: whole-stage codegen "*(2) " (Spark 3), "* " (formatted),
 // "*Project" (Spark 2); Gluten transformer stages "^(3) "; RAPIDS "!" (cannot run on GPU);
@@ -43,7 +62,54 @@ struct stage_statistics : pegtl::seq<TAO_PEGTL_STRING(", Statistics("), pegtl::s
 struct operator_number
     : pegtl::seq<pegtl::one<' '>, pegtl::one<'('>, pegtl::sor<operator_id, TAO_PEGTL_STRING("unknown")>,
                  pegtl::one<')'>, pegtl::opt<stage_statistics>, spaces, pegtl::eof> {};
-struct op_args : pegtl::star<pegtl::not_at<operator_number>, pegtl::any> {};
+// Everything up to the operator number that ends the line, or to the end of the line:
+// star<not_at<operator_number>, any>, written out because it runs over every byte of every operator
+// line and only a " (" can start an operator number.
+struct op_args {
+  using rule_t = op_args;
+  using subs_t = pegtl::empty_list;
+
+  // Does the operator_number rule match from p (a " (") to the end?
+  static bool number_at(const char* p, const char* end) {
+    p += 2;
+    if (p < end && *p >= '0' && *p <= '9') {
+      while (p < end && *p >= '0' && *p <= '9') ++p;
+    } else if (end - p >= 7 && std::string_view(p, 7) == "unknown") {
+      p += 7;
+    } else {
+      return false;
+    }
+    if (p == end || *p != ')') return false;
+    ++p;
+    constexpr std::string_view statistics = ", Statistics(";
+    if (static_cast<std::size_t>(end - p) >= statistics.size() && std::string_view(p, statistics.size()) == statistics)
+      return true;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    return p == end;
+  }
+
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const char* begin = in.current();
+    const char* end = in.end();
+    const char* p = begin;
+    while (p < end) {
+      const void* hit = std::memchr(p, '(', static_cast<std::size_t>(end - p));
+      if (hit == nullptr) {
+        p = end;
+        break;
+      }
+      const char* open = static_cast<const char*>(hit);
+      if (open > begin && open[-1] == ' ' && number_at(open - 1, end)) {
+        p = open - 1;
+        break;
+      }
+      p = open + 1;
+    }
+    in.bump(static_cast<std::size_t>(p - begin));
+    return true;
+  }
+};
 struct node_text : pegtl::seq<op_markers, op_name, op_args, pegtl::opt<operator_number>, pegtl::eof> {};
 
 // AQE nests its plans in the tree: "+- == Final Plan ==", "+- == Initial Plan ==", "+- == Current Plan ==".
@@ -108,3 +174,9 @@ template <typename Rule>
 using control = pegtl::must_if<error_messages, pegtl::normal, false>::control<Rule>;
 
 }  // namespace planlint::grammar
+
+// For pegtl::analyze (the grammar test): op_args always succeeds and may consume nothing.
+template <typename Name>
+struct tao::pegtl::analyze_traits<Name, planlint::grammar::op_args> : analyze_opt_traits<> {};
+template <typename Name>
+struct tao::pegtl::analyze_traits<Name, planlint::grammar::indent> : analyze_opt_traits<> {};

@@ -2,6 +2,8 @@
 #include "plan/line_reader.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 #include "../../grammar/plan_args.hpp"
 #include "../../grammar/plan_line.hpp"
@@ -158,12 +160,16 @@ struct line_action<g::hosting_expression> {
 // Try one grammar on the line with a fresh record. Returns false when it does not match; a
 // committed rule that fails (must<>) turns the record into an error.
 template <typename Rule>
-bool try_rule(std::string_view line, LineKind kind, LineRecord& out) {
-  LineRecord rec;
+bool try_rule(std::string_view line, LineKind kind, LineRecord& rec) {
+  // Actions are not rolled back when a rule fails: a record that did not match is cleared.
+  rec = LineRecord{};
   LineState st{line.data(), rec};
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(line.data(), line.size(), "");
   try {
-    if (!pegtl::parse<Rule, line_action, g::control>(in, st)) return false;
+    if (!pegtl::parse<Rule, line_action, g::control>(in, st)) {
+      rec = LineRecord{};
+      return false;
+    }
     rec.kind = kind;
   } catch (const pegtl::parse_error& e) {
     rec = LineRecord{};
@@ -171,25 +177,45 @@ bool try_rule(std::string_view line, LineKind kind, LineRecord& out) {
     rec.error = std::string(e.message());
     rec.error_column = e.positions().empty() ? 0 : static_cast<int>(e.positions().front().byte);
   }
-  out = rec;
   return true;
+}
+
+// The first byte below 0x20 other than a tab, or npos. Eight bytes at a time: a word holds a byte
+// below 0x20 exactly when (x - 0x20..20) & ~x & 0x80..80 is not zero; only such words (rare: tabs)
+// are looked at byte by byte.
+std::size_t control_character(std::string_view line) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= line.size(); i += 8) {
+    std::uint64_t x = 0;
+    std::memcpy(&x, line.data() + i, 8);
+    if (((x - ones * 0x20) & ~x & highs) == 0) continue;
+    for (std::size_t k = i; k < i + 8; ++k)
+      if (auto u = static_cast<unsigned char>(line[k]); u < 0x20 && u != '\t') return k;
+  }
+  for (; i < line.size(); ++i)
+    if (auto u = static_cast<unsigned char>(line[i]); u < 0x20 && u != '\t') return i;
+  return std::string_view::npos;
 }
 
 }  // namespace
 
 LineRecord read_plan_line(std::string_view line) {
   LineRecord rec;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    auto u = static_cast<unsigned char>(line[i]);
-    if (u < 0x20 && u != '\t') {
-      rec.kind = LineKind::error;
-      rec.error = "unexpected control character in plan text";
-      rec.error_column = static_cast<int>(i);
-      return rec;
-    }
+  if (auto at = control_character(line); at != std::string_view::npos) {
+    rec.kind = LineKind::error;
+    rec.error = "unexpected control character in plan text";
+    rec.error_column = static_cast<int>(at);
+    return rec;
   }
-  if (try_rule<g::blank_line>(line, LineKind::blank, rec)) return rec;
-  if (try_rule<g::section_header>(line, LineKind::section_header, rec)) return rec;
+  // The grammar decides; these tests only skip rules that cannot match (blank_line is exactly
+  // spaces and tabs, a section header starts with "=" after them).
+  auto first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos) {
+    rec.kind = LineKind::blank;
+    return rec;
+  }
+  if (line[first] == '=' && try_rule<g::section_header>(line, LineKind::section_header, rec)) return rec;
   if (!line.empty() && line.front() == '(' && try_rule<g::details_header>(line, LineKind::details_header, rec))
     return rec;
   if (line.rfind("Subquery:", 0) == 0 && try_rule<g::subquery_header>(line, LineKind::subquery_header, rec)) return rec;

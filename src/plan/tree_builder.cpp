@@ -82,6 +82,7 @@ bool looks_like_schema(std::string_view s) {
 
 // The `NN ` prefix numberedTreeString puts in front of every line ("00 ", "01 ", ..., "100 "), or 0.
 std::size_t line_number_prefix(std::string_view s, std::size_t expected) {
+  if (s.empty() || s.front() < '0' || s.front() > '9') return 0;  // most lines: no number, no string built
   std::string digits = expected < 10 ? "0" + std::to_string(expected) : std::to_string(expected);
   if (s.size() > digits.size() && s.substr(0, digits.size()) == digits && s[digits.size()] == ' ')
     return digits.size() + 1;
