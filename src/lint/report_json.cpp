@@ -148,7 +148,7 @@ class StreamedArray {
   explicit StreamedArray(int indent) : indent_(indent) {}
   void add(std::string& out, const ordered& item) {
     out += count_++ == 0 ? "\n" : ",\n";
-    out.append(static_cast<std::size_t>(indent_ + 2), ' ');
+    out.append(static_cast<std::size_t>(indent_) + 2, ' ');
     append_nested(out, item, indent_ + 2);
   }
   void close(std::string& out) const {

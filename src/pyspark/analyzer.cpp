@@ -3,6 +3,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 
@@ -138,7 +139,34 @@ std::vector<TSNode> children_of(TSNode n, bool named_only) {
 std::vector<TSNode> named_children(TSNode n) { return children_of(n, true); }
 std::vector<TSNode> all_children(TSNode n) { return children_of(n, false); }
 
-bool is_type(TSNode n, const char* t) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), t) == 0; }
+extern "C" const TSLanguage* tree_sitter_python();
+
+// Node type names by symbol, read from the language once: is_type is called millions of times on
+// a repository, and with the literal's length known where it is inlined the test is a length
+// check and a short memcmp instead of ts_node_type + strcmp.
+const std::vector<std::string_view>& symbol_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    const TSLanguage* lang = tree_sitter_python();
+    std::uint32_t count = ts_language_symbol_count(lang);
+    v.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
+      v.emplace_back(name == nullptr ? "" : name);
+    }
+    return v;
+  }();
+  return names;
+}
+
+inline bool is_type(TSNode n, const char* t) {
+  if (ts_node_is_null(n)) return false;
+  const auto& names = symbol_names();
+  TSSymbol sym = ts_node_symbol(n);
+  std::string_view name = sym < names.size() ? names[sym] : std::string_view(ts_node_type(n));
+  std::size_t len = std::strlen(t);
+  return name.size() == len && std::memcmp(name.data(), t, len) == 0;
+}
 
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
 TSNode unparen(TSNode n) {
@@ -156,11 +184,9 @@ TSNode unparen(TSNode n) {
   return n;
 }
 
-extern "C" const TSLanguage* tree_sitter_python();
-
 // Field ids looked up once (thread-safe static init): ts_node_child_by_field_name would search the
 // language's field names on every call.
-TSFieldId field_id(const char* name) {
+TSFieldId field_id_by_name(const char* name) {
   static const std::map<std::string, TSFieldId, std::less<>> ids = [] {
     std::map<std::string, TSFieldId, std::less<>> m;
     for (const char* f :
@@ -172,6 +198,19 @@ TSFieldId field_id(const char* name) {
   auto it = ids.find(std::string_view(name));
   if (it != ids.end()) return it->second;
   return ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<std::uint32_t>(std::strlen(name)));
+}
+
+// Call sites pass string literals, whose addresses do not change: a small per-thread table keyed by
+// the address answers without comparing names.
+TSFieldId field_id(const char* name) {
+  struct Slot {
+    const char* name = nullptr;
+    TSFieldId id = 0;
+  };
+  thread_local std::array<Slot, 64> slots{};
+  Slot& s = slots[(reinterpret_cast<std::uintptr_t>(name) >> 2) & 63];
+  if (s.name != name) s = {name, field_id_by_name(name)};
+  return s.id;
 }
 
 TSNode field(TSNode n, const char* name) {
