@@ -310,3 +310,55 @@ TEST_CASE("no input hangs or crashes the builder", "[tree]") {
   auto d4 = parse_document("", "t");
   CHECK(d4.plans.empty());
 }
+
+TEST_CASE("streamed parsing hands over each plan complete, then frees it", "[tree]") {
+  const std::string text =
+      "== Physical Plan ==\n"
+      "*(2) HashAggregate(keys=[k#47], functions=[sum(v#48)])\n"
+      "+- Exchange hashpartitioning(k#47, 200), ENSURE_REQUIREMENTS, [plan_id=79]\n"
+      "   +- *(1) LocalTableScan [k#47, v#48]\n"
+      "\n"
+      "== Physical Plan ==\n"
+      "* Project (2)\n"
+      "+- Scan parquet t (1)\n"
+      "\n"
+      "(1) Scan parquet t\n"
+      "Output [1]: [a#1]\n"
+      "\n"
+      "(2) Project [codegen id : 1]\n"
+      "Output [1]: [a#1]\n"
+      "Input [1]: [a#1]\n"
+      "\n"
+      "== Physical Plan ==\n"
+      "+- Broken\x01\n";
+  Document whole = parse_document(text, "t");
+  REQUIRE(whole.plans.size() == 3);
+  std::vector<std::string> seen;
+  std::size_t nodes_at_hand_over = 0;
+  Document streamed = parse_document_streamed(text, "t", [&](const Document& d, const Plan& p) {
+    // Only this plan is held, with its operators analysed and its facts inferred.
+    CHECK(d.plans.size() == 1);
+    nodes_at_hand_over = std::max(nodes_at_hand_over, d.nodes.size());
+    const SectionTree* t = p.physical();
+    REQUIRE(t != nullptr);
+    if (t->roots.empty()) return;
+    const PlanNode& root = *t->roots.front();
+    seen.push_back(root.name + "/" + std::string(to_string(root.kind)) + (p.formatted ? "/formatted" : ""));
+    if (root.kind == OpKind::aggregate) {
+      REQUIRE(root.children.size() == 1);
+      const auto* x = root.children[0]->as<ExchangeInfo>();
+      REQUIRE(x != nullptr);
+      CHECK(x->num_partitions == 200);
+      CHECK(p.version.at_least(3, 3));
+    }
+    if (root.name == "Project") CHECK(root.detail("Input") != nullptr);
+  });
+  CHECK(seen == std::vector<std::string>{"HashAggregate/aggregate", "Project/project/formatted"});
+  CHECK(nodes_at_hand_over == 3);  // the largest plan, never the sum
+  CHECK(streamed.plans.empty());
+  CHECK(streamed.nodes.empty());
+  // Errors, lines and the operator count are the whole document's, as without streaming.
+  CHECK(streamed.errors.size() == whole.errors.size());
+  CHECK(streamed.lines.size() == whole.lines.size());
+  CHECK(streamed.operator_lines == whole.operator_lines);
+}

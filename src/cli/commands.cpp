@@ -94,13 +94,14 @@ lint::FileResult lint_one_unguarded(const Input& in, const lint::ResultCache* ca
     r.io_error = too_big;
     return r;
   }
-  if (cache != nullptr && !in.from_stdin)
-    if (auto hit = cache->load(in.path, text, in.options)) return std::move(*hit);
-  // stdin: --stdin-filename decides the kind, as a file name would.
-  std::string kept = cache != nullptr && !in.from_stdin ? text : std::string();
+  bool cached = cache != nullptr && !in.from_stdin;
+  std::filesystem::path entry = cached ? cache->entry(in.path, text, in.options) : std::filesystem::path();
+  if (cached)
+    if (auto hit = cache->load(entry, in.path)) return std::move(*hit);
+  // stdin: --stdin-filename decides the kind, as a file name would. The text is handed on, not copied.
   lint::FileResult r = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, std::move(text), in.options)
-                                                     : lint::lint_plan_text(in.path, text, in.options);
-  if (cache != nullptr && !in.from_stdin) cache->store(in.path, kept, in.options, r);
+                                                     : lint::lint_plan_text(in.path, std::move(text), in.options);
+  if (cached) cache->store(entry, in.path, r);
   return r;
 }
 // Whatever goes wrong inside one file (an exception from a library, memory), the other files are
@@ -343,7 +344,7 @@ int run_parse(const std::string& file, const std::string& dump) {
     std::cerr << "planlint: error: " << file << ": " << error << "\n";
     return 2;
   }
-  auto doc = plan::parse_document(text, file);
+  auto doc = plan::parse_document(std::move(text), file);
   std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
   for (const auto& e : doc.errors)
     std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";

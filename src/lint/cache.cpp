@@ -58,21 +58,7 @@ json result_to(const FileResult& r) {
   }
   // Only the lines the reporters quote (findings, related locations, fix ranges) are kept: an entry
   // stays a fraction of its file, and a warm run decodes little.
-  std::set<std::uint32_t> file_lines;
-  std::set<std::pair<int, std::uint32_t>> cell_lines;
-  auto need = [&](const Location& l) {
-    for (std::uint32_t n = l.line; n <= std::max(l.line, l.end_line) && n - l.line < 64; ++n) file_lines.insert(n);
-    if (l.cell > 0)
-      for (std::uint32_t n = l.cell_line;
-           n <= l.cell_line + (l.end_line - std::min(l.line, l.end_line)) && n - l.cell_line < 64; ++n)
-        cell_lines.insert({l.cell, n});
-  };
-  for (const auto& d : r.diagnostics) {
-    need(d.location);
-    for (const auto& rl : d.related) need(rl.location);
-    if (d.fix)
-      for (const auto& e : d.fix->edits) need(e.range);
-  }
+  auto [file_lines, cell_lines] = quoted_lines(r);
   json lines = json::array(), cells = json::array();
   for (auto n : file_lines)
     if (n >= 1 && n <= r.lines.size()) lines.push_back({n, r.lines[n - 1]});
@@ -155,9 +141,8 @@ fs::path ResultCache::entry(const std::string& path, std::string_view content, c
   return dir_ / hex.substr(0, 2) / hex;
 }
 
-std::optional<FileResult> ResultCache::load(const std::string& path, std::string_view content,
-                                            const LintOptions& options) const {
-  std::ifstream in(entry(path, content, options), std::ios::binary);
+std::optional<FileResult> ResultCache::load(const fs::path& entry, const std::string& path) const {
+  std::ifstream in(entry, std::ios::binary);
   if (!in) {
     ++misses_;
     return std::nullopt;
@@ -176,10 +161,8 @@ std::optional<FileResult> ResultCache::load(const std::string& path, std::string
   }
 }
 
-void ResultCache::store(const std::string& path, std::string_view content, const LintOptions& options,
-                        const FileResult& result) const {
+void ResultCache::store(const fs::path& target, const std::string& path, const FileResult& result) const {
   if (!result.io_error.empty()) return;
-  fs::path target = entry(path, content, options);
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
   if (ec) return;

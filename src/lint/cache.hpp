@@ -19,18 +19,26 @@ class ResultCache {
  public:
   ResultCache(std::filesystem::path dir, std::string tool_version);
 
+  // Where the entry for these bytes and options lives: computed once, before the text is handed on.
+  [[nodiscard]] std::filesystem::path entry(const std::string& path, std::string_view content,
+                                            const LintOptions& options) const;
+  [[nodiscard]] std::optional<FileResult> load(const std::filesystem::path& entry, const std::string& path) const;
+  void store(const std::filesystem::path& entry, const std::string& path, const FileResult& result) const;
+
   [[nodiscard]] std::optional<FileResult> load(const std::string& path, std::string_view content,
-                                               const LintOptions& options) const;
+                                               const LintOptions& options) const {
+    return load(entry(path, content, options), path);
+  }
   void store(const std::string& path, std::string_view content, const LintOptions& options,
-             const FileResult& result) const;
+             const FileResult& result) const {
+    store(entry(path, content, options), path, result);
+  }
 
   [[nodiscard]] std::size_t hits() const { return hits_; }
   [[nodiscard]] std::size_t misses() const { return misses_; }
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
  private:
-  [[nodiscard]] std::filesystem::path entry(const std::string& path, std::string_view content,
-                                            const LintOptions& options) const;
   std::filesystem::path dir_;
   std::string version_;
   mutable std::atomic<std::size_t> hits_{0}, misses_{0}, serial_{0};

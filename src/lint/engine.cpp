@@ -15,29 +15,53 @@ std::string utf16_error(std::string_view text) {
   return bom ? "UTF-16 text is not supported: save the file as UTF-8" : "";
 }
 
-FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options) {
+QuotedLines quoted_lines(const FileResult& r) {
+  QuotedLines q;
+  auto need = [&](const Location& l) {
+    for (std::uint32_t n = l.line; n <= std::max(l.line, l.end_line) && n - l.line < 64; ++n) q.file_lines.insert(n);
+    if (l.cell > 0)
+      for (std::uint32_t n = l.cell_line;
+           n <= l.cell_line + (l.end_line - std::min(l.line, l.end_line)) && n - l.cell_line < 64; ++n)
+        q.cell_lines.insert({l.cell, n});
+  };
+  for (const auto& d : r.diagnostics) {
+    need(d.location);
+    for (const auto& rl : d.related) need(rl.location);
+    if (d.fix)
+      for (const auto& e : d.fix->edits) need(e.range);
+  }
+  return q;
+}
+
+FileResult lint_plan_text(std::string path, std::string text, const LintOptions& options) {
   FileResult result;
   result.path = path;
   if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
-  plan::Document doc = plan::parse_document(text, std::move(path));
+  // Plan by plan: a file of many plans never holds more than one plan's operators.
+  plan::Document doc = plan::parse_document_streamed(std::move(text), std::move(path),
+                                                     [&](const plan::Document& d, const plan::Plan& p) {
+                                                       PlanContext ctx(d, p, options, result.diagnostics);
+                                                       for (const auto& rule : all_rules()) {
+                                                         if (rule.check == nullptr || !options.enabled(*rule.info))
+                                                           continue;
+                                                         ctx.set_rule(rule.info);
+                                                         rule.check(ctx);
+                                                       }
+                                                     });
   const RuleInfo& syntax = plan_syntax_rule();
   if (options.enabled(syntax)) {
     for (const auto& e : doc.errors)
       result.diagnostics.push_back(syntax_diagnostic(syntax, doc.path, e.line, e.column, e.message));
   }
-  for (const plan::Plan& p : doc.plans) {
-    PlanContext ctx(doc, p, options, result.diagnostics);
-    for (const auto& rule : all_rules()) {
-      if (rule.check == nullptr || !options.enabled(*rule.info)) continue;
-      ctx.set_rule(rule.info);
-      rule.check(ctx);
-    }
-  }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.rule->id);
   });
-  result.lines = std::move(doc.lines);
+  // Every line number stays valid; only the quoted lines keep their text (a large plan file's
+  // result is then a fraction of it, and the document with its copy of the text goes now).
+  result.lines.resize(doc.lines.size());
+  for (std::uint32_t n : quoted_lines(result).file_lines)
+    if (n >= 1 && n <= doc.lines.size()) result.lines[n - 1] = std::string(doc.lines[n - 1]);
   assign_fingerprints(result);
   return result;
 }

@@ -1,8 +1,11 @@
 // Lints one input: parse, run the selected rules over every plan, fingerprint the findings.
 #pragma once
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lint/diagnostic.hpp"
@@ -18,7 +21,16 @@ struct FileResult {
   std::string io_error;                              // set when the file could not be read
 };
 
-FileResult lint_plan_text(std::string path, std::string_view text, const LintOptions& options);
+// The text is moved into the parsed document; only the lines findings quote are kept in the result.
+FileResult lint_plan_text(std::string path, std::string text, const LintOptions& options);
+
+// The lines reporters quote: each finding's, its related locations' and its fix ranges' (at most 64
+// lines of each), as file line numbers and as (cell, cell line) pairs.
+struct QuotedLines {
+  std::set<std::uint32_t> file_lines;
+  std::set<std::pair<int, std::uint32_t>> cell_lines;
+};
+QuotedLines quoted_lines(const FileResult& result);
 // Text that starts with a UTF-16 byte-order mark is not read: the error for it, or "".
 std::string utf16_error(std::string_view text);
 // Only CR line breaks (classic Mac): Python reads them as lines, planlint lints them as LF.

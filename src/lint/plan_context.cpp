@@ -47,8 +47,9 @@ Diagnostic& PlanContext::report(const PlanNode& at, std::string message, std::st
   return out_.back();
 }
 
-std::vector<const PlanNode*> PlanContext::physical_nodes() const {
-  std::vector<const PlanNode*> out;
+const std::vector<const PlanNode*>& PlanContext::physical_nodes() const {
+  if (physical_nodes_) return *physical_nodes_;
+  std::vector<const PlanNode*>& out = physical_nodes_.emplace();
   std::vector<const PlanNode*> stack;
   for (const auto& s : plan_.sections)
     if (s.section == plan::Section::physical)

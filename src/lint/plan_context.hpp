@@ -2,6 +2,7 @@
 // know Spark's pass-through operators and AQE's superseded plans.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,8 @@ class PlanContext {
 
   // Physical operators a reader sees, subqueries included; an AQE initial plan is skipped when a
   // final or current plan is printed beside it (it is the same query, planned earlier).
-  [[nodiscard]] std::vector<const plan::PlanNode*> physical_nodes() const;
+  // Computed once per plan: every plan rule walks them.
+  [[nodiscard]] const std::vector<const plan::PlanNode*>& physical_nodes() const;
   [[nodiscard]] const plan::PlanNode* physical_root() const;
 
  private:
@@ -44,6 +46,7 @@ class PlanContext {
   const LintOptions& options_;
   std::vector<Diagnostic>& out_;
   const RuleInfo* rule_ = nullptr;
+  mutable std::optional<std::vector<const plan::PlanNode*>> physical_nodes_;
 };
 
 // Operators with one child that keep rows and partitioning as they are (codegen wrappers,

@@ -347,6 +347,10 @@ void parse_statistics(PlanNode& n) {
 }  // namespace
 
 std::string_view base_operator_name(std::string_view name) {
+  // Most names have neither a vendor prefix (P, G, C, V) nor an Exec / Transformer suffix.
+  if (name.empty() || (std::string_view("PGCV").find(name.front()) == std::string_view::npos && name.back() != 'c' &&
+                       name.back() != 'r'))
+    return name;
   // GpuColumnarExchange -> ColumnarExchange -> Exchange: vendor prefixes can stack.
   for (int round = 0; round < 2; ++round) {
     bool stripped = false;

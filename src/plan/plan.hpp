@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -199,12 +201,19 @@ struct Document {
   std::deque<PlanNode> nodes;  // owns every node; deque keeps pointers stable
   std::vector<Plan> plans;
   std::vector<ParseError> errors;
-  std::size_t operator_lines = 0;  // tree lines that became nodes
-  std::vector<std::string> lines;  // the file's lines, for reporters
+  std::size_t operator_lines = 0;           // tree lines that became nodes
+  std::shared_ptr<const std::string> text;  // the file's text (a stable address: lines point into it)
+  std::vector<std::string_view> lines;      // the file's lines without their line breaks
 };
 
 // Parse plan text. Never throws on bad input: unreadable lines become errors and the rest is still built.
-Document parse_document(std::string_view text, std::string path);
+Document parse_document(std::string text, std::string path);
+
+// The same, one plan at a time: each plan is handed to `sink` as soon as it is complete (its nodes
+// analysed, its facts inferred) and freed afterwards, so a file of thousands of plans needs the
+// memory of one. The returned document has the errors, lines and text, and no plans or nodes.
+using PlanSink = std::function<void(const Document&, const Plan&)>;
+Document parse_document_streamed(std::string text, std::string path, const PlanSink& sink);
 
 // Visit every node of a tree (children and subqueries) in pre-order.
 template <typename F>

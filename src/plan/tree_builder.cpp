@@ -25,7 +25,7 @@ bool is_table_border(std::string_view s) {
 
 // spark-sql prints EXPLAIN inside a one-column table: "+---+", "|  plan|", "| == Physical Plan ==",
 // continuation lines starting with a space, and a closing "|".
-std::vector<SourceLine> frame_lines(const std::vector<std::string>& lines) {
+std::vector<SourceLine> frame_lines(const std::vector<std::string_view>& lines) {
   std::vector<SourceLine> out;
   out.reserve(lines.size());
   bool framed = false;
@@ -119,7 +119,7 @@ AqeRole aqe_role_of(std::string_view title) {
 
 class Builder {
  public:
-  explicit Builder(Document& doc) : doc_(doc) {}
+  explicit Builder(Document& doc, const PlanSink* sink = nullptr) : doc_(doc), sink_(sink) {}
 
   void run() {
     lines_ = frame_lines(doc_.lines);
@@ -140,6 +140,8 @@ class Builder {
   };
 
   Document& doc_;
+  const PlanSink* sink_ = nullptr;
+  std::size_t plan_nodes_begin_ = 0;  // doc_.nodes index of the current plan's first node
   std::vector<SourceLine> lines_;
   std::size_t index_ = 0;
   Plan* plan_ = nullptr;
@@ -164,6 +166,7 @@ class Builder {
     doc_.plans.emplace_back();
     plan_ = &doc_.plans.back();
     plan_->first_line = first_line;
+    plan_nodes_begin_ = doc_.nodes.size();
     section_open_ = false;
     mode_ = Mode::tree;
     stack_.clear();
@@ -199,6 +202,17 @@ class Builder {
       }
     }
     numbered_.clear();
+    if (sink_ != nullptr) {
+      // Streamed: the plan is complete, so it is analysed, handed on and freed before the next one.
+      for (std::size_t i = plan_nodes_begin_; i < doc_.nodes.size(); ++i) analyze_operator(doc_.nodes[i]);
+      infer_plan_facts(*plan_);
+      (*sink_)(doc_, *plan_);
+      stack_.clear();
+      details_targets_.clear();
+      last_field_ = nullptr;
+      doc_.nodes.resize(plan_nodes_begin_);
+      doc_.plans.pop_back();
+    }
     plan_ = nullptr;
   }
 
@@ -457,14 +471,29 @@ class Builder {
 
 }  // namespace
 
-Document parse_document(std::string_view text, std::string path) {
+namespace {
+Document start_document(std::string owned, std::string path) {
   Document doc;
   doc.path = std::move(path);
+  doc.text = std::make_shared<const std::string>(std::move(owned));
+  std::string_view text = *doc.text;
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  doc.lines = util::lines_without_eol(text);
+  doc.lines = util::line_views_without_eol(text);
+  return doc;
+}
+}  // namespace
+
+Document parse_document(std::string owned, std::string path) {
+  Document doc = start_document(std::move(owned), std::move(path));
   Builder(doc).run();
   for (PlanNode& n : doc.nodes) analyze_operator(n);
   for (Plan& p : doc.plans) infer_plan_facts(p);
+  return doc;
+}
+
+Document parse_document_streamed(std::string owned, std::string path, const PlanSink& sink) {
+  Document doc = start_document(std::move(owned), std::move(path));
+  Builder(doc, &sink).run();
   return doc;
 }
 

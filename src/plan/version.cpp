@@ -15,10 +15,10 @@ namespace {
 
 std::string version_text(int v) { return fmt::format("{}.{}", v / 100, v % 100); }
 
-void narrow(VersionGuess& g, int min, int max, std::string why) {
+void narrow(VersionGuess& g, int min, int max, std::string_view why) {
   if (min > g.min) g.min = min;
   if (max < g.max) g.max = max;
-  if (std::find(g.evidence.begin(), g.evidence.end(), why) == g.evidence.end()) g.evidence.push_back(std::move(why));
+  if (std::find(g.evidence.begin(), g.evidence.end(), why) == g.evidence.end()) g.evidence.emplace_back(why);
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }

@@ -20,6 +20,21 @@ inline std::vector<std::string_view> lines_keep_eol(std::string_view text) {
   return out;
 }
 
+// Lines without their "\n" or "\r\n", as views into `text`.
+inline std::vector<std::string_view> line_views_without_eol(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto nl = text.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view l = text.substr(start, end - start);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    out.push_back(l);
+    start = nl == std::string_view::npos ? text.size() : nl + 1;
+  }
+  return out;
+}
+
 // Lines without their "\n" or "\r\n".
 inline std::vector<std::string> lines_without_eol(std::string_view text) {
   std::vector<std::string> out;
