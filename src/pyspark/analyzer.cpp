@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <functional>
+#include <unordered_map>
 
 #include "pyspark/model.hpp"
 #include "pyspark/python_parser.hpp"
@@ -123,21 +125,57 @@ std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_ch
 // A node's children in one cursor walk. ts_node_child(n, i) and ts_node_named_child(n, i) walk the
 // siblings from the first on every call in tree-sitter 0.20, so an indexed loop over a module of a
 // few thousand statements, or a call with many arguments, is quadratic.
-std::vector<TSNode> children_of(TSNode n, bool named_only) {
-  std::vector<TSNode> out;
-  if (ts_node_is_null(n)) return out;
+// The analysis asks for the same node's children again and again (about seven times per node on
+// real code: the walk, chain building, expressions, columns). Each list is read once with a cursor
+// and kept for the analysis of one file: ChildCache is installed by the Analyzer for its lifetime
+// (the trees outlive it, so a node's identity, its subtree and tree, cannot be reused meanwhile).
+struct ChildLists {
+  std::vector<TSNode> all, named;
+};
+struct NodeKey {
+  const void* id;
+  const TSTree* tree;
+  bool operator==(const NodeKey& o) const { return id == o.id && tree == o.tree; }
+};
+struct NodeKeyHash {
+  std::size_t operator()(const NodeKey& k) const {
+    return std::hash<const void*>()(k.id) ^ (std::hash<const void*>()(k.tree) << 1);
+  }
+};
+using ChildCache = std::unordered_map<NodeKey, ChildLists, NodeKeyHash>;
+thread_local ChildCache* child_cache = nullptr;
+thread_local std::deque<ChildLists> orphan_children;
+
+ChildLists read_children(TSNode n) {
+  ChildLists out;
   TSTreeCursor cursor = ts_tree_cursor_new(n);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       TSNode c = ts_tree_cursor_current_node(&cursor);
-      if (!named_only || ts_node_is_named(c)) out.push_back(c);
+      out.all.push_back(c);
+      if (ts_node_is_named(c)) out.named.push_back(c);
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
   return out;
 }
-std::vector<TSNode> named_children(TSNode n) { return children_of(n, true); }
-std::vector<TSNode> all_children(TSNode n) { return children_of(n, false); }
+
+const std::vector<TSNode>& children_of(TSNode n, bool named_only) {
+  static const std::vector<TSNode> none;
+  if (ts_node_is_null(n)) return none;
+  if (child_cache == nullptr) {
+    // No Analyzer running (a helper called on its own): read each time, kept until the next
+    // Analyzer starts so that a caller's reference stays valid while it reads nested children.
+    ChildLists& lists = orphan_children.emplace_back(read_children(n));
+    return named_only ? lists.named : lists.all;
+  }
+  NodeKey key{n.id, n.tree};
+  auto it = child_cache->find(key);
+  if (it == child_cache->end()) it = child_cache->emplace(key, read_children(n)).first;
+  return named_only ? it->second.named : it->second.all;
+}
+const std::vector<TSNode>& named_children(TSNode n) { return children_of(n, true); }
+const std::vector<TSNode>& all_children(TSNode n) { return children_of(n, false); }
 
 extern "C" const TSLanguage* tree_sitter_python();
 
@@ -221,7 +259,13 @@ TSNode field(TSNode n, const char* name) {
 
 class Analyzer {
  public:
-  Analyzer(const SourceFile& file, SourceModel& model) : file_(file), m_(model) {}
+  Analyzer(const SourceFile& file, SourceModel& model) : file_(file), m_(model), saved_cache_(child_cache) {
+    child_cache = &children_;
+    orphan_children.clear();
+  }
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+  ~Analyzer() { child_cache = saved_cache_; }
 
   void run() {
     PythonParser parser;
@@ -256,6 +300,8 @@ class Analyzer {
         continue;
       }
       if (cell.language != CellLanguage::python) continue;
+      // The previous cell's tree is gone: its nodes' addresses may be reused by this one.
+      children_.clear();
       auto tree = parser.parse(cell.text);
       if (!tree) continue;
       src_ = tree->source();
@@ -271,11 +317,14 @@ class Analyzer {
       }
       visit(root, 0);
     }
+    children_.clear();  // the last tree is gone too
   }
 
  private:
   const SourceFile& file_;
   SourceModel& m_;
+  ChildCache children_;
+  ChildCache* saved_cache_ = nullptr;
   const Cell* cell_ = nullptr;
   std::string_view src_;
   std::map<std::string, const Chain*> bindings_;
@@ -428,8 +477,38 @@ class Analyzer {
     return p;
   }
 
+  // Whether the text can hold a Python 2 print or exec statement at all: the word `print` or `exec`
+  // followed (after spaces and line continuations) by something other than what only Python 3 or
+  // plain names allow there: `(` (tree-sitter reads `print (x)` as a call), `=`, `.`, `,`, `)`, `:`,
+  // `;`, a comment or the end of the line. Most files call print(...): the tree walk is then skipped.
+  static bool may_have_python2(std::string_view src) {
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+    for (std::string_view kw : {std::string_view("print"), std::string_view("exec")}) {
+      for (std::size_t at = src.find(kw); at != std::string_view::npos; at = src.find(kw, at + 1)) {
+        std::size_t end = at + kw.size();
+        if ((at > 0 && word_char(src[at - 1])) || (end < src.size() && word_char(src[end]))) continue;
+        std::size_t i = end;
+        for (;;) {
+          if (i < src.size() && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f')) {
+            ++i;
+          } else if (i + 1 < src.size() && src[i] == '\\' && src[i + 1] == '\n') {
+            i += 2;
+          } else if (i + 2 < src.size() && src[i] == '\\' && src[i + 1] == '\r' && src[i + 2] == '\n') {
+            i += 3;
+          } else {
+            break;
+          }
+        }
+        if (i >= src.size()) continue;
+        if (std::string_view("(=.,):;#\r\n").find(src[i]) == std::string_view::npos) return true;
+      }
+    }
+    return false;
+  }
+
   // The first print/exec statement in document order: one cursor walk, no allocation per node.
   std::optional<Pos> find_python2(TSNode root) const {
+    if (!may_have_python2(src_)) return std::nullopt;
     static const TSSymbol print_stmt = ts_language_symbol_for_name(tree_sitter_python(), "print_statement", 15, true);
     static const TSSymbol exec_stmt = ts_language_symbol_for_name(tree_sitter_python(), "exec_statement", 14, true);
     TSTreeCursor cursor = ts_tree_cursor_new(root);
