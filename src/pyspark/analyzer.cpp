@@ -160,19 +160,23 @@ ChildLists read_children(TSNode n) {
   return out;
 }
 
-const std::vector<TSNode>& children_of(TSNode n, bool named_only) {
-  static const std::vector<TSNode> none;
-  if (ts_node_is_null(n)) return none;
+const ChildLists& child_lists(TSNode n) {
   if (child_cache == nullptr) {
     // No Analyzer running (a helper called on its own): read each time, kept until the next
     // Analyzer starts so that a caller's reference stays valid while it reads nested children.
-    ChildLists& lists = orphan_children.emplace_back(read_children(n));
-    return named_only ? lists.named : lists.all;
+    return orphan_children.emplace_back(read_children(n));
   }
   NodeKey key{n.id, n.tree};
   auto it = child_cache->find(key);
   if (it == child_cache->end()) it = child_cache->emplace(key, read_children(n)).first;
-  return named_only ? it->second.named : it->second.all;
+  return it->second;
+}
+
+const std::vector<TSNode>& children_of(TSNode n, bool named_only) {
+  static const std::vector<TSNode> none;
+  if (ts_node_is_null(n)) return none;
+  const ChildLists& lists = child_lists(n);
+  return named_only ? lists.named : lists.all;
 }
 const std::vector<TSNode>& named_children(TSNode n) { return children_of(n, true); }
 const std::vector<TSNode>& all_children(TSNode n) { return children_of(n, false); }
@@ -182,24 +186,22 @@ extern "C" const TSLanguage* tree_sitter_python();
 // Node type names by symbol, read from the language once: is_type is called millions of times on
 // a repository, and with the literal's length known where it is inlined the test is a length
 // check and a short memcmp instead of ts_node_type + strcmp.
-const std::vector<std::string_view>& symbol_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> v;
-    const TSLanguage* lang = tree_sitter_python();
-    std::uint32_t count = ts_language_symbol_count(lang);
-    v.reserve(count);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
-      v.emplace_back(name == nullptr ? "" : name);
-    }
-    return v;
-  }();
-  return names;
-}
+// Filled before main (tree_sitter_python() returns a constant table), so is_type pays no guard.
+const std::vector<std::string_view> kSymbolNames = [] {
+  std::vector<std::string_view> v;
+  const TSLanguage* lang = tree_sitter_python();
+  std::uint32_t count = ts_language_symbol_count(lang);
+  v.reserve(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
+    v.emplace_back(name == nullptr ? "" : name);
+  }
+  return v;
+}();
 
 inline bool is_type(TSNode n, const char* t) {
   if (ts_node_is_null(n)) return false;
-  const auto& names = symbol_names();
+  const auto& names = kSymbolNames;
   TSSymbol sym = ts_node_symbol(n);
   std::string_view name = sym < names.size() ? names[sym] : std::string_view(ts_node_type(n));
   std::size_t len = std::strlen(t);
@@ -252,8 +254,6 @@ TSFieldId field_id(const char* name) {
 }
 
 TSNode field(TSNode n, const char* name) {
-  // One slot per call site would be faster still; a map lookup is already far cheaper than the
-  // runtime's linear search over the language's field names.
   return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, field_id(name));
 }
 
