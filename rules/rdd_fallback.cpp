@@ -97,6 +97,10 @@ std::string group_aggregate(const pyspark::Link& l) {
       body.find("set(") != std::string::npos || body.find(" for ") != std::string::npos)
     return {};
   std::string group = l.name == "mapValues" ? p : p + "[1]";
+  // What the expression needs before a regex is built for it (most lambdas have neither).
+  bool has_call = body.find("sum(") != std::string::npos || body.find("len(") != std::string::npos ||
+                  body.find("max(") != std::string::npos || body.find("min(") != std::string::npos;
+  if (!has_call || body.find(group) == std::string::npos) return {};
   std::regex agg("\\b(sum|len|max|min)\\(\\s*" + std::regex_replace(group, std::regex(R"([\[\]])"), R"(\$&)") +
                  "\\s*\\)");
   std::smatch m;
@@ -110,6 +114,9 @@ bool projection(const pyspark::Link& l) {
   const pyspark::Arg* a = l.arg(0, "f");
   if (a == nullptr || !a->value.lambda || a->value.lambda->params.size() != 1) return false;
   const std::string& p = a->value.lambda->params[0];
+  const std::string& body = a->value.lambda->body;
+  auto first = body.find_first_not_of(" \t\r\n\f\v");
+  if (first == std::string::npos || body.compare(first, p.size(), p) != 0) return false;  // the regex needs it
   std::regex pick("^\\s*" + p + R"((\[\s*\d+\s*\]|\.\w+)?\s*$)");
   return std::regex_match(a->value.lambda->body, pick);
 }

@@ -118,9 +118,12 @@ const std::set<std::string, std::less<>> kDataFrameOnlyMethods{"withColumn",
 
 // Null-safe wrappers: a missing field (an error-recovered or parameterless node) is a null TSNode,
 // and the 0.20 runtime dereferences it in most calls.
-std::string_view node_type(TSNode n) { return ts_node_is_null(n) ? std::string_view{} : ts_node_type(n); }
-std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
-std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
+// ts_node_is_null is a call into the library for `id == NULL`: inlined here, it is on every path.
+inline bool is_null(TSNode n) { return n.id == nullptr; }
+
+std::string_view node_type(TSNode n) { return is_null(n) ? std::string_view{} : ts_node_type(n); }
+std::uint32_t named_count(TSNode n) { return is_null(n) ? 0 : ts_node_named_child_count(n); }
+std::uint32_t child_count(TSNode n) { return is_null(n) ? 0 : ts_node_child_count(n); }
 
 // A node's children in one cursor walk. ts_node_child(n, i) and ts_node_named_child(n, i) walk the
 // siblings from the first on every call in tree-sitter 0.20, so an indexed loop over a module of a
@@ -174,7 +177,7 @@ const ChildLists& child_lists(TSNode n) {
 
 const std::vector<TSNode>& children_of(TSNode n, bool named_only) {
   static const std::vector<TSNode> none;
-  if (ts_node_is_null(n)) return none;
+  if (is_null(n)) return none;
   const ChildLists& lists = child_lists(n);
   return named_only ? lists.named : lists.all;
 }
@@ -200,7 +203,7 @@ const std::vector<std::string_view> kSymbolNames = [] {
 }();
 
 inline bool is_type(TSNode n, const char* t) {
-  if (ts_node_is_null(n)) return false;
+  if (is_null(n)) return false;
   const auto& names = kSymbolNames;
   TSSymbol sym = ts_node_symbol(n);
   std::string_view name = sym < names.size() ? names[sym] : std::string_view(ts_node_type(n));
@@ -253,9 +256,7 @@ TSFieldId field_id(const char* name) {
   return s.id;
 }
 
-TSNode field(TSNode n, const char* name) {
-  return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, field_id(name));
-}
+TSNode field(TSNode n, const char* name) { return is_null(n) ? n : ts_node_child_by_field_id(n, field_id(name)); }
 
 class Analyzer {
  public:
@@ -408,14 +409,14 @@ class Analyzer {
   }
 
   std::string text(TSNode n) const {
-    if (ts_node_is_null(n)) return {};
+    if (is_null(n)) return {};
     auto b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e > src_.size() || b > e) return {};
     return std::string(src_.substr(b, e - b));
   }
 
   Pos pos_of(TSNode n) const {
-    if (ts_node_is_null(n)) return Pos{};
+    if (is_null(n)) return Pos{};
     TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
     return Pos{s.row + 1, s.column + 1, e.row + 1, e.column + 1, ts_node_start_byte(n), ts_node_end_byte(n)};
   }
@@ -425,7 +426,7 @@ class Analyzer {
   // between the links stay.
   Pos removal_range(TSNode obj, TSNode call) const {
     Pos p = pos_of(call);
-    std::size_t start = ts_node_is_null(obj) ? p.start_byte : ts_node_end_byte(obj);
+    std::size_t start = is_null(obj) ? p.start_byte : ts_node_end_byte(obj);
     std::size_t dot = src_.find('.', start);
     if (dot != std::string_view::npos && dot < p.end_byte) {
       // Only blanks between the line start and the dot: scanned back over the indent alone (an
@@ -450,7 +451,7 @@ class Analyzer {
     if (depth <= kMaxDepth) return false;
     bool noted = std::any_of(m_.depth_limits.begin(), m_.depth_limits.end(),
                              [&](const SyntaxProblem& p) { return p.cell == cell_->number; });
-    if (!noted && !ts_node_is_null(n))
+    if (!noted && !is_null(n))
       m_.depth_limits.push_back({cell_->number, pos_of(n),
                                  "code nested more than " + std::to_string(kMaxDepth) +
                                      " levels deep: planlint does not analyse what is inside"});
@@ -569,7 +570,7 @@ class Analyzer {
 
   // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
   void collect_columns(TSNode n, Expr& e, int depth, bool sql_string) {
-    if (depth > kMaxDepth || ts_node_is_null(n)) return;
+    if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "string")) {
       std::string v = string_value(n).value_or("");
       if (sql_string) {
@@ -654,7 +655,7 @@ class Analyzer {
   Expr::Condition condition_of(TSNode n, int depth) const {
     using C = Expr::Condition;
     n = unparen(n);
-    if (depth > kMaxDepth || ts_node_is_null(n)) return C::unknown;
+    if (depth > kMaxDepth || is_null(n)) return C::unknown;
     std::string_view t = node_type(n);
     if (t == "string") return C::keys;
     if (is_literal(n)) return C::no_equality;  // None, F.lit(True): no condition at all
@@ -831,7 +832,7 @@ class Analyzer {
         l.name_pos = pos_of(field(cur, "attribute"));
         TSNode obj = field(cur, "object");
         l.link_pos = pos_of(cur);
-        l.link_pos.start_byte = ts_node_is_null(obj) ? l.link_pos.start_byte : ts_node_end_byte(obj);
+        l.link_pos.start_byte = is_null(obj) ? l.link_pos.start_byte : ts_node_end_byte(obj);
         l.expr_pos = pos_of(cur);
         links.push_back(std::move(l));
         cur = obj;
@@ -1055,7 +1056,7 @@ class Analyzer {
   void handle_assignment(TSNode n, int depth) {
     TSNode left = field(n, "left");
     TSNode right = field(n, "right");
-    if (ts_node_is_null(right)) return;
+    if (is_null(right)) return;
     // x = (df.cache()), black style: the parentheses change nothing.
     right = unparen(right);
     const Chain* chain = nullptr;
@@ -1243,7 +1244,7 @@ class Analyzer {
 
   void visit_children_of_chain(TSNode n, int depth) {
     // Inside a chain, only argument lists (and lambdas in them) can hold further statements of interest.
-    if (depth > kMaxDepth || ts_node_is_null(n)) return;
+    if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "call") || is_type(n, "attribute")) {
       const Chain* c = build_chain(n, depth + 1);
       if (noted_.insert(c).second) {
@@ -1287,7 +1288,7 @@ class Analyzer {
 
   // `for df in dfs:` / `for name, df in items:` rebinds its targets on every turn.
   void note_loop_targets(TSNode target, int depth) {
-    if (depth > kMaxDepth || ts_node_is_null(target)) return;
+    if (depth > kMaxDepth || is_null(target)) return;
     if (is_type(target, "identifier")) {
       loop_targets_[text(target)] = loops_.back();
       bindings_.erase(text(target));
@@ -1322,13 +1323,13 @@ class Analyzer {
       }
       if (name.empty()) continue;
       f.params.push_back(name);
-      if (!ts_node_is_null(type) && is_dataframe_type(type) && text(type).find("pandas") == std::string::npos &&
+      if (!is_null(type) && is_dataframe_type(type) && text(type).find("pandas") == std::string::npos &&
           m_.qualify(text(type)).find("pandas") == std::string::npos)
         f.dataframe_params.insert(name);
     }
     // A method's first parameter is the object itself, never a DataFrame passed in.
     TSNode ret = field(def, "return_type");
-    if (!ts_node_is_null(ret) && is_dataframe_type(ret) && m_.qualify(text(ret)).find("pandas") == std::string::npos)
+    if (!is_null(ret) && is_dataframe_type(ret) && m_.qualify(text(ret)).find("pandas") == std::string::npos)
       f.returns_dataframe = true;
   }
 
@@ -1443,7 +1444,7 @@ class Analyzer {
   }
 
   void visit(TSNode n, int depth) {
-    if (too_deep(n, depth) || ts_node_is_null(n)) return;
+    if (too_deep(n, depth) || is_null(n)) return;
     std::string_view t = node_type(n);
     if (t == "comment") {
       m_.comments.push_back({pos_of(n), text(n), cell_->number});
