@@ -316,7 +316,13 @@ class Analyzer {
         m_.syntax_errors.push_back({cell.number, *py2, "Python 2 syntax (print or exec statement) is not Python 3"});
         continue;
       }
-      visit(root, 0);
+      // The module statement by statement (as visit(root) would): between two statements nothing
+      // holds a child list, so a large file's cache is dropped there and never grows with the file.
+      const std::vector<TSNode> top = all_children(root);
+      for (TSNode c : top) {
+        if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, 1);
+        if (children_.size() > kChildCacheLimit) children_.clear();
+      }
     }
     children_.clear();  // the last tree is gone too
   }
@@ -324,11 +330,49 @@ class Analyzer {
  private:
   const SourceFile& file_;
   SourceModel& m_;
+  static constexpr std::size_t kChildCacheLimit = 4096;  // nodes: a few hundred KB
   ChildCache children_;
   ChildCache* saved_cache_ = nullptr;
   const Cell* cell_ = nullptr;
   std::string_view src_;
   std::map<std::string, const Chain*> bindings_;
+  // Inside a def or class, each change to bindings_ is logged with what it replaced, and undone when
+  // the scope closes: copying the whole map at every def was quadratic in a long notebook.
+  struct BindingChange {
+    std::string name;
+    std::optional<const Chain*> before;  // nullopt: the name was not bound
+  };
+  std::vector<BindingChange> binding_log_;
+  int open_scopes_ = 0;
+
+  // name -> chain; nullptr unbinds.
+  void bind(const std::string& name, const Chain* chain) {
+    auto it = bindings_.find(name);
+    if (open_scopes_ > 0)
+      binding_log_.push_back({name, it == bindings_.end() ? std::nullopt : std::optional<const Chain*>(it->second)});
+    if (chain == nullptr) {
+      if (it != bindings_.end()) bindings_.erase(it);
+    } else if (it != bindings_.end()) {
+      it->second = chain;
+    } else {
+      bindings_.emplace(name, chain);
+    }
+  }
+  std::size_t open_scope() {
+    ++open_scopes_;
+    return binding_log_.size();
+  }
+  void close_scope(std::size_t mark) {
+    while (binding_log_.size() > mark) {
+      BindingChange& c = binding_log_.back();
+      if (c.before)
+        bindings_[c.name] = *c.before;
+      else
+        bindings_.erase(c.name);
+      binding_log_.pop_back();
+    }
+    --open_scopes_;
+  }
   std::map<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;
   int statement_ = 0;
   int loop_depth_ = 0;
@@ -1067,12 +1111,12 @@ class Analyzer {
       note_constant(name, right, depth);
       if (chain != nullptr) {
         const_cast<Chain*>(chain)->assigned_to = name;
-        bindings_[name] = chain;
+        bind(name, chain);
         note_udf_binding(name, *chain);
       } else if (is_type(right, "identifier") && bindings_.count(text(right)) != 0) {
-        bindings_[name] = bindings_[text(right)];
+        bind(name, bindings_.at(text(right)));
       } else {
-        bindings_.erase(name);
+        bind(name, nullptr);
         // `acc = new if acc is None else acc.union(new)`: each branch's chain is what `name` may hold.
         if (is_type(right, "conditional_expression") && named_count(right) == 3)
           for (std::uint32_t i : {0U, 2U}) {
@@ -1291,7 +1335,7 @@ class Analyzer {
     if (depth > kMaxDepth || is_null(target)) return;
     if (is_type(target, "identifier")) {
       loop_targets_[text(target)] = loops_.back();
-      bindings_.erase(text(target));
+      bind(text(target), nullptr);
       return;
     }
     for (TSNode child : named_children(target)) note_loop_targets(child, depth + 1);
@@ -1514,7 +1558,7 @@ class Analyzer {
     }
     if (t == "function_definition") {
       // A function body runs later and elsewhere: its bindings do not leak out.
-      auto saved = bindings_;
+      std::size_t saved = open_scope();
       auto saved_targets = loop_targets_;
       loop_targets_.clear();
       note_function(n);
@@ -1522,16 +1566,16 @@ class Analyzer {
       visit(field(n, "body"), depth + 1);
       functions_.pop_back();
       loop_targets_ = std::move(saved_targets);
-      bindings_ = std::move(saved);
+      close_scope(saved);
       return;
     }
     if (t == "class_definition") {
-      auto saved = bindings_;
+      std::size_t saved = open_scope();
       auto saved_self = std::move(self_bindings_);
       self_bindings_.clear();
       visit(field(n, "body"), depth + 1);
       self_bindings_ = std::move(saved_self);
-      bindings_ = std::move(saved);
+      close_scope(saved);
       return;
     }
     for (TSNode c : all_children(n)) {
