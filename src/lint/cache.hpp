@@ -25,15 +25,6 @@ class ResultCache {
   [[nodiscard]] std::optional<FileResult> load(const std::filesystem::path& entry, const std::string& path) const;
   void store(const std::filesystem::path& entry, const std::string& path, const FileResult& result) const;
 
-  [[nodiscard]] std::optional<FileResult> load(const std::string& path, std::string_view content,
-                                               const LintOptions& options) const {
-    return load(entry(path, content, options), path);
-  }
-  void store(const std::string& path, std::string_view content, const LintOptions& options,
-             const FileResult& result) const {
-    store(entry(path, content, options), path, result);
-  }
-
   [[nodiscard]] std::size_t hits() const { return hits_; }
   [[nodiscard]] std::size_t misses() const { return misses_; }
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }

@@ -310,8 +310,6 @@ class SarifReporter final : public Reporter {
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_text_reporter(std::string_view format, const ReportOptions& options);
-
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options) {
   if (format == "json") return std::make_unique<JsonReporter>(options);
   if (format == "sarif") return std::make_unique<SarifReporter>(options);
