@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "eventlog/codec.hpp"
 #include "eventlog/reader.hpp"
 #include "lint/eventlog_engine.hpp"
 
@@ -34,7 +35,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool read_all(const Input& in, std::string& text, std::string& error) {
+// `event_log` (when given) is set if the file turns out to be a plain event log, from its first
+// bytes: then `text` holds only those.
+bool read_all(const Input& in, std::string& text, std::string& error, bool* event_log = nullptr) {
   if (in.from_stdin) {
     std::stringstream ss;
     ss << std::cin.rdbuf();
@@ -45,7 +48,12 @@ bool read_all(const Input& in, std::string& text, std::string& error) {
     text = ss.str();
     return true;
   }
-  util::ReadResult r = util::read_file_bounded(in.path);
+  util::ReadResult r = event_log == nullptr
+                           ? util::read_file_bounded(in.path)
+                           : util::read_file_bounded(in.path, util::kMaxInputBytes, [](std::string_view head) {
+                               return eventlog::looks_like_event_log(head);
+                             });
+  if (event_log != nullptr) *event_log = r.stopped;
   if (!r.error.empty()) {
     error = r.error;
     return false;
@@ -77,17 +85,22 @@ lint::FileResult lint_one_unguarded(const Input& in, const lint::ResultCache* ca
   }
   // An event log passed to plain `planlint` is diagnosed as `planlint eventlog` would, its findings
   // reported like any other file's.
+  // A compressed one is told by its suffix (or, gzip, its decompressed head); a plain one by its
+  // first bytes, in the same read that would take the file's text.
+  bool maybe_event_log = !in.from_stdin && !lint::is_source_path(in.path);
   std::error_code ec;
-  if (!in.from_stdin && !lint::is_source_path(in.path) && std::filesystem::is_regular_file(in.path, ec) &&
-      eventlog::is_event_log_path(in.path))
+  if (maybe_event_log && eventlog::codec_for_path(in.path) != eventlog::Codec::none &&
+      std::filesystem::is_regular_file(in.path, ec) && eventlog::is_event_log_path(in.path))
     return lint::to_file_result(lint::analyze_event_log(in.path, in.options), in.options);
   std::string text, error;
-  if (!read_all(in, text, error)) {
+  bool event_log = false;
+  if (!read_all(in, text, error, maybe_event_log ? &event_log : nullptr)) {
     lint::FileResult r;
     r.path = in.path;
     r.io_error = error;
     return r;
   }
+  if (event_log) return lint::to_file_result(lint::analyze_event_log(in.path, in.options), in.options);
   if (auto too_big = python_too_large(in.path, text); !too_big.empty()) {
     lint::FileResult r;
     r.path = in.path;
@@ -126,47 +139,79 @@ void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::Re
     for (std::size_t i = 0; i < inputs.size(); ++i) sink(i, lint_one(inputs[i], cache));
     return;
   }
-  // Workers take the next input while it is within `window` of the first one not yet handed to the
-  // sink; the sink runs here, on the calling thread, in input order.
+  // Inputs are taken in order while within `window` of the first result not yet handed to the sink,
+  // by jobs - 1 worker threads and by this thread, which also runs the sink, in input order: it hands
+  // over every finished result in order at once, lints the next input itself when the one it needs
+  // is not ready, and sleeps only when the window is full. A thread is woken only when it waits for
+  // what just changed, so that small files do not cost a context switch each.
   const std::size_t window = std::size_t{jobs} * 8;
   std::mutex mutex;
-  std::condition_variable changed;
+  std::condition_variable room, arrived;
   std::map<std::size_t, lint::FileResult> done;
-  std::size_t next = 0, delivered = 0;
+  std::size_t next = 0, taken = 0, waiting_workers = 0;
+  bool sink_waiting = false, stop = false;
+  auto has_room = [&] { return next < inputs.size() && next < taken + window; };
   auto worker = [&] {
     for (;;) {
       std::size_t i = 0;
       {
         std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return next >= inputs.size() || next < delivered + window; });
-        if (next >= inputs.size()) return;
+        while (!stop && next < inputs.size() && !has_room()) {
+          ++waiting_workers;
+          room.wait(lock);
+          --waiting_workers;
+        }
+        if (stop || next >= inputs.size()) return;
         i = next++;
       }
       lint::FileResult r = lint_one(inputs[i], cache);
+      bool wake = false;
       {
         std::lock_guard lock(mutex);
         done.emplace(i, std::move(r));
+        wake = sink_waiting && i == taken;
       }
-      changed.notify_all();
+      if (wake) arrived.notify_one();
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < jobs; ++t) pool.emplace_back(worker);
-  while (delivered < inputs.size()) {
-    lint::FileResult r;
-    {
-      std::unique_lock lock(mutex);
-      changed.wait(lock, [&] { return done.count(delivered) > 0; });
-      auto it = done.find(delivered);
-      r = std::move(it->second);
-      done.erase(it);
-    }
-    sink(delivered, std::move(r));
+  for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(worker);
+  auto stop_workers = [&] {
     {
       std::lock_guard lock(mutex);
-      ++delivered;
+      stop = true;
     }
-    changed.notify_all();
+    room.notify_all();
+    for (auto& t : pool) t.join();
+  };
+  std::vector<lint::FileResult> batch;
+  try {
+    while (taken < inputs.size()) {
+      std::size_t first = taken;
+      std::unique_lock lock(mutex);
+      if (done.count(taken) == 0 && has_room()) {
+        std::size_t i = next++;
+        lock.unlock();
+        lint::FileResult r = lint_one(inputs[i], cache);
+        lock.lock();
+        done.emplace(i, std::move(r));
+        continue;
+      }
+      sink_waiting = true;
+      arrived.wait(lock, [&] { return done.count(taken) > 0; });
+      sink_waiting = false;
+      for (auto it = done.begin(); it != done.end() && it->first == taken; it = done.erase(it), ++taken)
+        batch.push_back(std::move(it->second));
+      bool wake = waiting_workers > 0;
+      lock.unlock();
+      if (wake) room.notify_all();
+      for (std::size_t k = 0; k < batch.size(); ++k) sink(first + k, std::move(batch[k]));
+      batch.clear();
+    }
+  } catch (...) {
+    // The sink failed (a write error, say): the workers stop after the file each has in hand.
+    stop_workers();
+    throw;
   }
   for (auto& t : pool) t.join();
 }

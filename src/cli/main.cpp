@@ -58,8 +58,12 @@ std::vector<std::string> split_commas(const std::vector<std::string>& in) {
   return out;
 }
 
-bool is_lintable(const fs::path& p) {
-  auto e = p.extension().string();
+// By the extension, as fs::path::extension() reads it (none for ".py" itself), without building a path.
+bool is_lintable(std::string_view p) {
+  std::string_view name = p.substr(p.rfind('/') + 1);
+  auto dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || name == "..") return false;
+  std::string_view e = name.substr(dot);
   return e == ".txt" || e == ".plan" || e == ".explain" || e == ".py" || e == ".ipynb";
 }
 
@@ -286,9 +290,16 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     if (!forced && config_errors.empty())
       config_errors.push_back({config_file, 0, 0, "no [tool.planlint] table in this pyproject.toml"});
   }
-  auto config_for = [&](const fs::path& file) -> const lint::Config* {
+  // Files named with the same folder part share one lookup (the folder's, remembered from the last call).
+  std::string last_folder_part;
+  const lint::Config* last_config = nullptr;
+  bool have_last = false;
+  auto config_for = [&](const std::string& file) -> const lint::Config* {
     if (isolated) return nullptr;
     if (forced) return &*forced;
+    std::string_view folder_part(file);
+    folder_part = folder_part.substr(0, folder_part.rfind('/') + 1);
+    if (have_last && folder_part == last_folder_part) return last_config;
     std::error_code ec;
     fs::path dir = fs::absolute(file, ec).parent_path();
     auto it = config_cache.find(dir);
@@ -301,15 +312,20 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
       }
       it = config_cache.emplace(dir, std::move(c)).first;
     }
-    return it->second ? &*it->second : nullptr;
+    last_folder_part = folder_part;
+    last_config = it->second ? &*it->second : nullptr;
+    have_last = true;
+    return last_config;
   };
   // A file under a configuration that cannot be read is not linted with the wrong options: it gets
   // an error naming that configuration, and every other file is still linted with its own.
   auto make_input = [&](const std::string& name, bool from_stdin) {
-    cli::Input in{name, from_stdin, lint::options_for(name, config_for(name), options)};
+    const lint::Config* config = config_for(name);
+    cli::Input in{name, from_stdin, config != nullptr ? lint::options_for(name, config, options) : options};
     std::error_code ec;
-    if (auto b = broken_config.find(fs::absolute(name, ec).parent_path()); b != broken_config.end())
-      in.config_error = "not linted: its configuration has an error (" + b->second + ")";
+    if (!broken_config.empty())
+      if (auto b = broken_config.find(fs::absolute(name, ec).parent_path()); b != broken_config.end())
+        in.config_error = "not linted: its configuration has an error (" + b->second + ")";
     return in;
   };
 
@@ -345,11 +361,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
             break;
           }
           const fs::path& entry = it->path();
-          if (lint::excluded(entry, config_for(entry))) continue;
+          if (lint::excluded(entry, config_for(entry.native()))) continue;
           std::error_code sec;
           if (it->is_directory(sec) && !it->is_symlink(sec)) {
             subfolders.push_back(entry);
-          } else if (it->is_regular_file(sec) && is_lintable(entry)) {
+          } else if (it->is_regular_file(sec) && is_lintable(entry.native())) {
             found.push_back(entry.string());
           }
         }

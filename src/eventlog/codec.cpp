@@ -8,6 +8,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -40,8 +41,14 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 class RawInput {
  public:
   explicit RawInput(File f) : file_(std::move(f)) {}
-  // Reads up to n bytes more into the window; false at end of file or on an error.
-  bool fill(std::size_t want = kChunk) {
+  // Reads up to `want` bytes more into the window (by default a read that starts at 4 KiB and
+  // doubles up to kChunk, so that probing the head of a small file does not clear a megabyte);
+  // false at end of file or on an error.
+  bool fill(std::size_t want = 0) {
+    if (want == 0) {
+      want = next_read_;
+      next_read_ = std::min(kChunk, next_read_ * 2);
+    }
     if (pos_ > 0 && pos_ == buf_.size()) {
       buf_.clear();
       pos_ = 0;
@@ -67,13 +74,12 @@ class RawInput {
   void consume(std::size_t n) { pos_ += n; }
   [[nodiscard]] bool at_end() { return available() == 0 && !fill(); }
   [[nodiscard]] const std::string& error() const { return error_; }
-  [[nodiscard]] std::uint64_t offset() const { return consumed_before_ + pos_; }
 
  private:
   File file_;
   std::string buf_;
   std::size_t pos_ = 0;
-  std::uint64_t consumed_before_ = 0;
+  std::size_t next_read_ = std::size_t{4} << 10;
   std::string error_;
 };
 

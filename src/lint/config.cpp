@@ -219,7 +219,8 @@ LintOptions options_for(const fs::path& file, const Config* config, const LintOp
 bool excluded(const fs::path& path, const Config* config) {
   static const std::set<std::string, std::less<>> skip{
       ".git", "node_modules", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", ".tox", ".mypy_cache", "build"};
-  if (skip.count(path.filename().string()) != 0) return true;
+  std::string_view name(path.native());
+  if (skip.count(name.substr(name.rfind('/') + 1)) != 0) return true;
   if (config == nullptr) return false;
   for (const auto& g : config->exclude)
     if (glob_match(g, path, config->root)) return true;

@@ -39,7 +39,8 @@ bool write_all(int fd, std::string_view content) {
 
 }  // namespace
 
-ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes) {
+ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes,
+                             const std::function<bool(std::string_view head)>& stop_at_head) {
   ReadResult r;
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
@@ -57,15 +58,22 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes) {
     r.error = "is a directory";
     return r;
   }
-  if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
+  bool too_large = S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes;
+  bool probe = S_ISREG(st.st_mode) && stop_at_head;
+  auto too_large_text = [&] {
+    return "larger than " + std::to_string(max_bytes / (std::size_t{1024} * 1024)) + " MiB: not read";
+  };
+  if (too_large && !probe) {
     ::close(fd);
-    r.error = "larger than " + std::to_string(max_bytes / (std::size_t{1024} * 1024)) + " MiB: not read";
+    r.error = too_large_text();
     return r;
   }
   // Blocking reads from here: a FIFO opened without a writer now reads end-of-file at once.
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  if (S_ISREG(st.st_mode)) r.text.reserve(static_cast<std::size_t>(st.st_size));
+  if (!S_ISREG(st.st_mode)) {
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  }
+  if (S_ISREG(st.st_mode) && !too_large) r.text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
@@ -76,6 +84,15 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes) {
       break;
     }
     if (n == 0) break;
+    if (probe) {
+      probe = false;
+      if (stop_at_head(std::string_view(buf, static_cast<std::size_t>(n)))) {
+        r.text.assign(buf, static_cast<std::size_t>(n));
+        r.stopped = true;
+        break;
+      }
+      if (too_large) break;
+    }
     if (r.text.size() + static_cast<std::size_t>(n) > max_bytes) {
       r.error = "larger than " + std::to_string(max_bytes / (std::size_t{1024} * 1024)) + " MiB: not read";
       break;
@@ -83,6 +100,7 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes) {
     r.text.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fd);
+  if (too_large && !r.stopped && r.error.empty()) r.error = too_large_text();
   if (!r.error.empty()) r.text.clear();
   return r;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -13,12 +14,17 @@ constexpr std::size_t kMaxInputBytes = std::size_t{256} * 1024 * 1024;
 
 struct ReadResult {
   std::string text;
-  std::string error;  // empty on success: "no such file or directory", "larger than 256 MiB", ...
+  std::string error;     // empty on success: "no such file or directory", "larger than 256 MiB", ...
+  bool stopped = false;  // stop_at_head said so: `text` is only the head
 };
 
 // Reads a whole file (FIFOs and devices too: named explicitly, they are read as what they are, up to
-// max_bytes; a FIFO without a writer reads as empty instead of blocking).
-ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
+// max_bytes; a FIFO without a writer reads as empty instead of blocking). A regular file's first
+// read (up to 64 KiB) is shown to `stop_at_head` when one is given, before max_bytes applies: when
+// it returns true, reading stops there with `stopped` set (one open of the file both to tell what
+// it is and to read it).
+ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes = kMaxInputBytes,
+                             const std::function<bool(std::string_view head)>& stop_at_head = {});
 
 // Replaces the contents of `path` (its target when it is a symlink) with `content`: through a
 // temporary file beside the target and a rename, keeping mode, owner and group; in place when the

@@ -1,0 +1,160 @@
+// The CLI's pipeline below argument parsing: results in input order whatever the number of threads,
+// a failing sink stopping the run instead of the process, and the one read that both tells an
+// event log from a plan and takes a plan's text.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <cstdlib>
+
+#include "cli/commands.hpp"
+#include "util/files.hpp"
+
+namespace fs = std::filesystem;
+using namespace planlint;
+
+namespace {
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "planlint-cli-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  TempDir(TempDir&&) = delete;
+  TempDir& operator=(TempDir&&) = delete;
+};
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+// Plans whose findings differ from file to file: i hardcodes i + 1 shuffle partitions.
+std::vector<cli::Input> plan_inputs(const TempDir& dir, int n) {
+  std::vector<cli::Input> inputs;
+  for (int i = 0; i < n; ++i) {
+    fs::path p = dir.path / ("plan" + std::to_string(i) + ".txt");
+    std::string plan = "== Physical Plan ==\n";
+    for (int k = 0; k <= i % 5; ++k)
+      plan += std::string(static_cast<std::size_t>(k) * 3, ' ') + "+- Sort [a#1 ASC NULLS FIRST], true, 0\n";
+    plan += "+- Exchange hashpartitioning(a#1, " + std::to_string(i + 1) + "), ENSURE_REQUIREMENTS, [id=#1]\n";
+    plan += "   +- CartesianProduct\n      :- Scan parquet t[a#1]\n      +- Scan parquet u[b#2]\n";
+    write(p, plan);
+    inputs.push_back({p.string(), false, {}, {}});
+  }
+  inputs.push_back({(dir.path / "missing.txt").string(), false, {}, {}});  // an I/O error in the middle of the order
+  std::swap(inputs[static_cast<std::size_t>(n) / 2], inputs.back());
+  return inputs;
+}
+
+std::string summary(const lint::FileResult& r) {
+  std::string s = r.path + "|" + r.io_error;
+  for (const auto& d : r.diagnostics)
+    s += "|" + std::string(d.rule->name) + "@" + std::to_string(d.location.line) + ":" + d.message;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("results reach the sink once each, in input order, on any number of threads", "[cli]") {
+  TempDir dir;
+  auto inputs = plan_inputs(dir, 150);
+  std::vector<std::string> serial;
+  cli::lint_inputs(inputs, 1, nullptr, [&](std::size_t i, lint::FileResult&& r) {
+    CHECK(i == serial.size());
+    serial.push_back(summary(r));
+  });
+  REQUIRE(serial.size() == inputs.size());
+  CHECK(serial[75].find("no such file") != std::string::npos);
+  CHECK(serial[0] != serial[1]);
+  for (unsigned jobs : {2U, 3U, 8U}) {
+    std::vector<std::string> got;
+    cli::lint_inputs(inputs, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
+      CHECK(i == got.size());
+      got.push_back(summary(r));
+    });
+    CHECK(got == serial);
+  }
+}
+
+TEST_CASE("a sink that throws stops the workers and the exception reaches the caller", "[cli]") {
+  TempDir dir;
+  auto inputs = plan_inputs(dir, 200);
+  for (unsigned jobs : {1U, 2U, 4U}) {
+    std::size_t seen = 0;
+    CHECK_THROWS_AS(cli::lint_inputs(inputs, jobs, nullptr,
+                                     [&](std::size_t i, lint::FileResult&&) {
+                                       ++seen;
+                                       if (i == 10) throw std::runtime_error("disk full");
+                                     }),
+                    std::runtime_error);
+    CHECK(seen == 11);
+  }
+}
+
+TEST_CASE("a plain event log is recognised from the read that would take a plan's text", "[cli]") {
+  TempDir dir;
+  fs::path log = fs::path(PLANLINT_CORPUS_DIR) / "eventlogs/dr-elephant/test/resources/spark_event_logs/event_log_1";
+  REQUIRE(fs::is_regular_file(log));
+  // Named like a plan (a symlink, not a copy of the corpus): still diagnosed as the event log it is.
+  fs::create_symlink(fs::absolute(log), dir.path / "job.txt");
+  std::vector<cli::Input> inputs{{(dir.path / "job.txt").string(), false, {}, {}}, {log.string(), false, {}, {}}};
+  std::vector<lint::FileResult> results;
+  cli::lint_inputs(inputs, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { results.push_back(std::move(r)); });
+  REQUIRE(results.size() == 2);
+  REQUIRE(results[0].diagnostics.size() == 1);
+  CHECK(results[0].diagnostics[0].rule->name == "driver-bound");
+  CHECK(results[1].diagnostics.size() == 1);
+  CHECK(results[0].io_error.empty());
+}
+
+TEST_CASE("read_file_bounded stops at the head when asked, before the size limit applies", "[cli]") {
+  TempDir dir;
+  fs::path p = dir.path / "big.txt";
+  std::string text(200000, 'x');
+  text.replace(0, 5, "HEAD\n");
+  write(p, text);
+  auto is_head = [](std::string_view head) { return head.rfind("HEAD", 0) == 0; };
+  auto never = [](std::string_view) { return false; };
+
+  util::ReadResult whole = util::read_file_bounded(p.string());
+  CHECK(whole.error.empty());
+  CHECK(!whole.stopped);
+  CHECK(whole.text == text);
+
+  util::ReadResult probed = util::read_file_bounded(p.string(), util::kMaxInputBytes, never);
+  CHECK(!probed.stopped);
+  CHECK(probed.text == text);
+
+  util::ReadResult head = util::read_file_bounded(p.string(), util::kMaxInputBytes, is_head);
+  CHECK(head.stopped);
+  CHECK(head.error.empty());
+  CHECK(!head.text.empty());
+  CHECK(head.text.size() <= 65536);
+  CHECK(text.compare(0, head.text.size(), head.text) == 0);
+
+  // Past the limit: the head is still looked at, and only a file that is not stopped is refused.
+  util::ReadResult small_limit = util::read_file_bounded(p.string(), 1024, is_head);
+  CHECK(small_limit.stopped);
+  CHECK(small_limit.error.empty());
+  util::ReadResult refused = util::read_file_bounded(p.string(), 1024, never);
+  CHECK(!refused.stopped);
+  CHECK(refused.error.find("larger than") == 0);
+  CHECK(refused.text.empty());
+  CHECK(util::read_file_bounded(p.string(), 1024).error.find("larger than") == 0);
+
+  // An empty file is never shown to the probe.
+  write(dir.path / "empty.txt", "");
+  bool called = false;
+  util::ReadResult empty = util::read_file_bounded((dir.path / "empty.txt").string(), util::kMaxInputBytes,
+                                                   [&](std::string_view) { return called = true; });
+  CHECK(!called);
+  CHECK(empty.text.empty());
+  CHECK(empty.error.empty());
+}
