@@ -54,6 +54,20 @@ grep -q ' 0 hits' broken.err && ok "garbage entries are misses" || { bad "garbag
 run --format json src plans > rewritten.json 2> rewritten.err
 grep -q ' 0 misses' rewritten.err && ok "broken entries are rewritten" || { bad "not rewritten"; cat rewritten.err; }
 
+# Entries cut short, or with one byte changed in the middle of their findings, are misses too.
+entries() { find cache -type f ! -name CACHEDIR.TAG ! -name .gitignore; }
+entries | while read -r e; do truncate -s $(( $(stat -c %s "$e") / 2 )) "$e"; done
+run --format json src plans > truncated.json 2> truncated.err
+same "truncated entries change nothing" truncated.json edited_none.json
+grep -q ' 0 hits' truncated.err && ok "truncated entries are misses" || { bad "truncated read as hits"; cat truncated.err; }
+entries | while read -r e; do
+  size=$(stat -c %s "$e")
+  printf '\x7f' | dd of="$e" bs=1 seek=$(( size * 2 / 3 )) conv=notrunc status=none
+done
+run --format json src plans > flipped.json 2> flipped.err
+same "entries with a changed byte change nothing" flipped.json edited_none.json
+grep -q ' 0 hits' flipped.err && ok "changed entries are misses (checksum)" || { bad "changed read as hits"; cat flipped.err; }
+
 # A cache that cannot be written (its folder is a file): same report, same exit status.
 printf 'x' > notadir
 PLANLINT_CACHE_STATS=1 "$planlint" --isolated --cache-dir notadir/c --format json src plans > nodir.json 2>nodir.err; rc=$?

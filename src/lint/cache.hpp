@@ -1,6 +1,6 @@
 // The results cache: a file's findings keyed by its path, its bytes, the options that reach the rules
 // and planlint's version, so a re-run over unchanged files skips parsing and analysis (ruff's
-// .ruff_cache is the model). Entries are binary (CBOR: any byte of a quoted line survives), written
+// .ruff_cache is the model). Entries are flat binary (any byte of a quoted line survives; checksummed), written
 // through a temporary file and a rename (safe under concurrent runs), and a cache that cannot be
 // read or written is only a slower run, never a failure or a different result.
 #pragma once
