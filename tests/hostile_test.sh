@@ -58,6 +58,36 @@ ln -s loop "$work/loop" 2>/dev/null; ln -sf "$work/loop" "$work/loop"
 check "self-looping symlink" 2 "$planlint" --isolated "$work/loop"
 contains "symlink loop named" err "too many levels of symbolic links"
 
+# 3 and 7. Permissions: a folder that cannot be listed is an error naming it and its siblings are
+# still linted; --fix that cannot write its file (a read-only folder) is exit 2, says why, claims no
+# fix, and counts the file as not written. Root reads and writes anything, so as root these run as
+# the unprivileged user nobody.
+as_user=()
+if [ "$(id -u)" = 0 ]; then
+  command -v setpriv >/dev/null && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  # nobody must be able to reach the binary (a build under a private home folder is not).
+  [ ${#as_user[@]} -gt 0 ] && ! "${as_user[@]}" "$planlint" --version >/dev/null 2>&1 && as_user=()
+fi
+if [ "$(id -u)" != 0 ] || [ ${#as_user[@]} -gt 0 ]; then
+  chmod 755 "$work"
+  mkdir -p "$work/perm/locked" "$work/perm/open" "$work/ro"
+  cp "$good" "$work/perm/locked/" && cp "$good" "$work/perm/open/" && chmod 000 "$work/perm/locked"
+  check "unlistable folder" 2 "${as_user[@]}" "$planlint" --isolated "$work/perm"
+  contains "unlistable folder named" err "perm/locked: cannot list the folder (Permission denied)"
+  contains "its sibling is linted" out "Found 3 findings in 1 file."
+  chmod 755 "$work/perm/locked"
+  cp "$good" "$work/ro/job.py" && chmod 666 "$work/ro/job.py" && cp "$good" "$work/ro.orig" && chmod 555 "$work/ro"
+  check "--fix in a read-only folder" 2 "${as_user[@]}" "$planlint" --isolated --fix --unsafe-fixes "$work/ro/job.py"
+  contains "unwritable fix named" err "ro/job.py: cannot write"
+  lacks "no fix claimed" out "Fixed"
+  lacks "no success claimed" out "All checks passed"
+  contains "the file counts as not written" out "Found 3 findings in 1 file; 1 file could not be written."
+  cmp -s "$work/ro/job.py" "$work/ro.orig" && echo "ok   the file is unchanged" || { echo "FAIL file changed"; fails=$((fails+1)); }
+  chmod 755 "$work/ro"
+else
+  echo "skip permission cases: running as root, and the user nobody cannot run $planlint"
+fi
+
 # 4. A report that cannot be written is exit 2 with a message.
 if [ -w /dev/full ]; then
   check "stdout on a full device" 2 bash -c "\"$planlint\" --isolated \"$good\" > /dev/full"

@@ -253,6 +253,7 @@ void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink&
         o.remaining = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, o.original, in.options)
                                                     : lint::lint_plan_text(in.path, o.original, in.options);
         o.remaining.io_error = err;
+        o.remaining.unwritten = true;
         written = false;
       }
       if (written) {

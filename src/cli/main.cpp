@@ -437,11 +437,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   cli::BaselineWriter new_baseline;
   std::string chunk, stderr_report;
   if (streamed) reporter->begin(chunk);
-  std::size_t findings = 0, failing = 0, files = 0, unreadable = 0;
+  std::size_t findings = 0, failing = 0, files = 0, unreadable = 0, unwritten = 0;
   auto consume = [&](std::size_t i, lint::FileResult&& r) {
     ++files;
     if (!r.io_error.empty()) {
-      ++unreadable;
+      ++(r.unwritten ? unwritten : unreadable);
       io_error = true;
       std::cerr << "planlint: error: " << r.path << ": " << r.io_error << "\n";
     }
@@ -497,18 +497,24 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     if (fix && fix_run.applied > 0)
       chunk += "Fixed " + std::to_string(fix_run.applied) + (fix_run.applied == 1 ? " finding" : " findings") + " in " +
                std::to_string(fix_run.files_changed) + (fix_run.files_changed == 1 ? " file" : " files") + ".\n";
-    std::string not_checked = unreadable == 0
-                                  ? std::string()
-                                  : std::to_string(unreadable) + (unreadable == 1 ? " file could not be checked"
-                                                                                  : " files could not be checked");
-    if (findings == 0 && unreadable == 0)
+    // What went wrong, after the findings: files that could not be read, fixed files that could not
+    // be written (their findings are those of the text as it still is).
+    std::string not_checked;
+    auto add_problem = [&](std::size_t n, const char* what) {
+      if (n == 0) return;
+      if (!not_checked.empty()) not_checked += "; ";
+      not_checked += std::to_string(n) + (n == 1 ? " file " : " files ") + what;
+    };
+    add_problem(unreadable, "could not be checked");
+    add_problem(unwritten, "could not be written");
+    if (findings == 0 && not_checked.empty())
       chunk += "All checks passed.\n";
     else if (findings == 0)
       chunk += "No findings, but " + not_checked + ".\n";
     else
       chunk += "Found " + std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
                std::to_string(files - unreadable) + (files - unreadable == 1 ? " file" : " files") +
-               (unreadable == 0 ? std::string() : "; " + not_checked) +
+               (not_checked.empty() ? std::string() : "; " + not_checked) +
                (failing == findings ? std::string(".\n")
                                     : " (" + std::to_string(findings - failing) +
                                           " not failing the run: --warn rules or below --fail-on).\n");

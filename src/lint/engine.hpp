@@ -19,6 +19,7 @@ struct FileResult {
   std::vector<std::vector<std::string>> cell_lines;  // notebooks: each cell's lines (index = cell - 1)
   std::vector<Diagnostic> diagnostics;               // sorted by position
   std::string io_error;                              // set when the file could not be read
+  bool unwritten = false;  // --fix: linted, but the fixed text could not be written (io_error says why)
 };
 
 // The text is moved into the parsed document; only the lines findings quote are kept in the result.
