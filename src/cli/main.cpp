@@ -283,6 +283,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   // Configuration: --config for everything, else the closest file above each input (cached per folder).
   std::vector<lint::ConfigError> config_errors;
   std::map<fs::path, std::optional<lint::Config>> config_cache;
+  lint::ConfigFinder finder;
   std::optional<lint::Config> forced;
   std::map<fs::path, std::string> broken_config;  // folder -> the error of its configuration file
   if (!config_file.empty() && !isolated) {
@@ -305,7 +306,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     auto it = config_cache.find(dir);
     if (it == config_cache.end()) {
       std::optional<lint::Config> c;
-      if (auto found = lint::find_config(dir)) {
+      if (auto found = finder.find(dir)) {
         std::size_t before = config_errors.size();
         c = lint::load_config(*found, config_errors);
         if (config_errors.size() > before) broken_config[dir] = config_errors[before].text();

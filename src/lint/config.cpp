@@ -162,26 +162,48 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
   return c;
 }
 
-std::optional<fs::path> find_config(const fs::path& dir) {
+namespace {
+// The configuration file in this very folder, if any.
+std::optional<fs::path> config_in(const fs::path& d) {
+  std::error_code ec;
+  for (const char* name : {".planlint.toml", "planlint.toml"})
+    if (fs::is_regular_file(d / name, ec)) return d / name;
+  fs::path py = d / "pyproject.toml";
+  if (fs::is_regular_file(py, ec)) {
+    try {
+      auto doc = toml::parse_file(py.string());
+      if (doc["tool"]["planlint"].as_table() != nullptr) return py;
+    } catch (const toml::parse_error&) {
+      return py;  // report its error when it is loaded
+    }
+  }
+  return std::nullopt;
+}
+
+fs::path start_folder(const fs::path& dir) {
   std::error_code ec;
   fs::path d = fs::absolute(dir, ec).lexically_normal();
   if (!d.empty() && d.filename().empty()) d = d.parent_path();
+  return d;
+}
+}  // namespace
+
+std::optional<fs::path> ConfigFinder::find(const fs::path& dir) {
+  fs::path d = start_folder(dir);
+  std::vector<fs::path> looked_at;
+  std::optional<fs::path> found;
   for (int guard = 0; guard < 256 && !d.empty(); ++guard) {
-    for (const char* name : {".planlint.toml", "planlint.toml"})
-      if (fs::is_regular_file(d / name, ec)) return d / name;
-    fs::path py = d / "pyproject.toml";
-    if (fs::is_regular_file(py, ec)) {
-      try {
-        auto doc = toml::parse_file(py.string());
-        if (doc["tool"]["planlint"].as_table() != nullptr) return py;
-      } catch (const toml::parse_error&) {
-        return py;  // report its error when it is loaded
-      }
+    if (auto it = known_.find(d); it != known_.end()) {
+      found = it->second;
+      break;
     }
+    looked_at.push_back(d);
+    if ((found = config_in(d))) break;
     if (d == d.root_path()) break;
     d = d.parent_path();
   }
-  return std::nullopt;
+  for (auto& f : looked_at) known_.emplace(std::move(f), found);
+  return found;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,8 +40,16 @@ struct ConfigError {
 // Parse one configuration file. pyproject.toml without [tool.planlint] gives nullopt and no error.
 std::optional<Config> load_config(const std::filesystem::path& file, std::vector<ConfigError>& errors);
 
-// The closest configuration file at or above `dir`, if any.
-std::optional<std::filesystem::path> find_config(const std::filesystem::path& dir);
+// The closest configuration file at or above a folder, for many folders of one tree: each folder is
+// looked at once (a pyproject.toml without [tool.planlint] at the root of a repository is read once,
+// not once per folder below it).
+class ConfigFinder {
+ public:
+  std::optional<std::filesystem::path> find(const std::filesystem::path& dir);
+
+ private:
+  std::map<std::filesystem::path, std::optional<std::filesystem::path>> known_;
+};
 
 // Options for one file: the configuration's, then the command line's on top.
 LintOptions options_for(const std::filesystem::path& file, const Config* config, const LintOptions& cli);
