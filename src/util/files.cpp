@@ -68,11 +68,10 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes,
     r.error = too_large_text();
     return r;
   }
-  // Blocking reads from here: a FIFO opened without a writer now reads end-of-file at once.
-  if (!S_ISREG(st.st_mode)) {
-    int flags = ::fcntl(fd, F_GETFL);
-    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  }
+  // Blocking reads from here: a FIFO opened without a writer now reads end-of-file at once (and a
+  // network or FUSE file system that honours O_NONBLOCK on regular files cannot cut a read short).
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   if (S_ISREG(st.st_mode) && !too_large) r.text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
