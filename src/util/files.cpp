@@ -93,7 +93,7 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes,
       if (too_large) break;
     }
     if (r.text.size() + static_cast<std::size_t>(n) > max_bytes) {
-      r.error = "larger than " + std::to_string(max_bytes / (std::size_t{1024} * 1024)) + " MiB: not read";
+      r.error = too_large_text();
       break;
     }
     r.text.append(buf, static_cast<std::size_t>(n));
