@@ -1,6 +1,8 @@
 // Runs every fixture under fixtures/source: `# expect: rule[, rule]` (or `-- expect:` in SQL cells, `// expect:` in
 // Scala cells) names the findings of the next line in the same cell; anything unexpected fails the test.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -92,6 +94,76 @@ TEST_CASE("source fixtures produce exactly the annotated findings", "[source]") 
     for (const auto& g : got)
       FAIL_CHECK("unexpected: cell " << std::get<0>(g) << " line " << std::get<1>(g) << " [" << std::get<2>(g) << "]");
   }
+}
+
+namespace {
+
+std::string where(const Location& l) {
+  return std::to_string(l.cell) + ":" + std::to_string(l.line) + ":" + std::to_string(l.column) + "-" +
+         std::to_string(l.end_line) + ":" + std::to_string(l.end_column) + " " + std::to_string(l.cell_line) + ":" +
+         std::to_string(l.cell_column);
+}
+
+// Everything a report shows of the findings, one line each.
+std::vector<std::string> described(const FileResult& r) {
+  std::vector<std::string> out;
+  for (const auto& d : r.diagnostics) {
+    std::string s = std::string(d.rule->name) + " " + where(d.location) + " " + d.message + " #" + d.fingerprint;
+    for (const auto& rel : d.related) s += " | " + where(rel.location) + " " + rel.message;
+    if (d.fix) {
+      s += " fix " + d.fix->title + ": " + d.fix->suggestion;
+      for (const auto& e : d.fix->edits)
+        s += " [" + where(e.range) + " " + std::to_string(e.cell) + " " + std::to_string(e.start_byte) + "-" +
+             std::to_string(e.end_byte) + " '" + e.replacement + "']";
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool has_syntax_error(const FileResult& r) {
+  return std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const Diagnostic& d) { return d.rule == &python_syntax_rule(); });
+}
+
+}  // namespace
+
+// A large .py file is parsed a run of top-level statements at a time. Cut before every statement
+// (runs of 1 byte) or every few KB, each fixture must give what one parse of the whole file gives;
+// so must all the fixtures in one file, where runs hold many statements and bindings cross them.
+TEST_CASE("findings do not depend on where a file is cut into runs of statements", "[source]") {
+  const std::size_t whole = std::numeric_limits<std::size_t>::max();
+  std::string all;
+  std::size_t compared = 0;
+  for (const auto& path : source_fixtures()) {
+    std::string raw = planlint::test::read_file(path);
+    FileResult one = lint_source_text(path.string(), raw, every_rule(), whole);
+    // A file with a syntax error is not compared: where the error is found may depend on the cut.
+    if (has_syntax_error(one)) continue;
+    INFO(path.string());
+    ++compared;
+    CHECK(described(lint_source_text(path.string(), raw, every_rule(), 1)) == described(one));
+    if (path.extension() == ".py" && raw.rfind("# Databricks notebook source", 0) != 0) all += raw + "\n";
+  }
+  CHECK(compared >= 80);
+  INFO("all fixtures in one file");
+  FileResult one = lint_source_text("all.py", all, every_rule(), whole);
+  REQUIRE(!has_syntax_error(one));
+  CHECK(one.diagnostics.size() > 100);
+  for (std::size_t run : {std::size_t{1}, std::size_t{4096}, std::size_t{65536}}) {
+    INFO("runs of " << run << " bytes");
+    CHECK(described(lint_source_text("all.py", all, every_rule(), run)) == described(one));
+  }
+}
+
+// A chain of a later cell at the same bytes as one of an earlier cell is its own chain.
+TEST_CASE("chains at the same bytes of two cells are two chains", "[source][notebook]") {
+  auto path = std::filesystem::path(PLANLINT_FIXTURES_DIR) / "source" / "notebooks" / "bad_same_bytes.ipynb";
+  FileResult r = lint_source_text(path.string(), planlint::test::read_file(path), every_rule());
+  std::set<int> cells;
+  for (const auto& d : r.diagnostics)
+    if (d.rule->name == "collect-large") cells.insert(d.location.cell);
+  CHECK(cells == std::set<int>{1, 2});
 }
 
 TEST_CASE("every source rule has positive and negative fixtures", "[source]") {

@@ -39,6 +39,11 @@ bool cr_only_line_endings(std::string_view text);
 
 // PySpark sources: .py files, Databricks source notebooks and Jupyter .ipynb notebooks.
 FileResult lint_source_text(std::string path, std::string text, const LintOptions& options);
+// The same, with Python cells over python_chunk_bytes parsed in runs of top-level statements of about
+// that size (the 3-argument form uses pyspark::kPythonChunkBytes): for tests that the findings do not
+// depend on where the runs are cut.
+FileResult lint_source_text(std::string path, std::string text, const LintOptions& options,
+                            std::size_t python_chunk_bytes);
 bool is_source_path(std::string_view path);
 
 // Stable fingerprint: rule, the flagged line with expression ids, plan ids and operator numbers

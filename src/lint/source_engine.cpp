@@ -110,6 +110,11 @@ bool cr_only_line_endings(std::string_view text) {
 }
 
 FileResult lint_source_text(std::string path, std::string text, const LintOptions& options) {
+  return lint_source_text(std::move(path), std::move(text), options, pyspark::kPythonChunkBytes);
+}
+
+FileResult lint_source_text(std::string path, std::string text, const LintOptions& options,
+                            std::size_t python_chunk_bytes) {
   FileResult result;
   result.path = path;
   // Classic Mac line endings (CR only), which Python reads as lines: linted as LF, same offsets.
@@ -122,7 +127,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   if (options.enabled(syntax))
     for (const auto& e : file.errors)
       result.diagnostics.push_back(syntax_diagnostic(syntax, file.path, e.line, e.column, e.message));
-  pyspark::SourceModel model = pyspark::analyze_source(file);
+  pyspark::SourceModel model = pyspark::analyze_source(file, python_chunk_bytes);
   std::vector<Diagnostic> found;
   SourceContext ctx(model, options, found);
   if (options.enabled(syntax)) {

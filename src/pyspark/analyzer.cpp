@@ -260,7 +260,8 @@ TSNode field(TSNode n, const char* name) { return is_null(n) ? n : ts_node_child
 
 class Analyzer {
  public:
-  Analyzer(const SourceFile& file, SourceModel& model) : file_(file), m_(model), saved_cache_(child_cache) {
+  Analyzer(const SourceFile& file, SourceModel& model, std::size_t chunk_bytes)
+      : file_(file), m_(model), saved_cache_(child_cache), chunk_bytes_(chunk_bytes) {
     child_cache = &children_;
     orphan_children.clear();
   }
@@ -301,27 +302,36 @@ class Analyzer {
         continue;
       }
       if (cell.language != CellLanguage::python) continue;
-      // The previous cell's tree is gone: its nodes' addresses may be reused by this one.
-      children_.clear();
-      auto tree = parser.parse(cell.text);
-      if (!tree) continue;
-      src_ = tree->source();
-      TSNode root = ts_tree_root_node(tree->get());
-      if (auto err = tree->first_error()) {
-        m_.syntax_errors.push_back(
-            {cell.number, Pos{err->line, err->column, err->line, err->column + 1, 0, 0}, err->message});
-        continue;
-      }
-      if (auto py2 = find_python2(root)) {
-        m_.syntax_errors.push_back({cell.number, *py2, "Python 2 syntax (print or exec statement) is not Python 3"});
-        continue;
-      }
-      // The module statement by statement (as visit(root) would): between two statements nothing
-      // holds a child list, so a large file's cache is dropped there and never grows with the file.
-      const std::vector<TSNode> top = all_children(root);
-      for (TSNode c : top) {
-        if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, 1);
-        if (children_.size() > kChildCacheLimit) children_.clear();
+      src_ = cell.text;
+      // A large cell (a whole .py file) is parsed a run of top-level statements at a time: its
+      // syntax tree, about 75 times the text, is then never held for more than one run.
+      for (const SourceRange& range : top_level_ranges(cell.text, chunk_bytes_, chunk_limit_)) {
+        // The previous tree is gone: its nodes' addresses may be reused by this one.
+        children_.clear();
+        auto tree = parser.parse(cell.text, range);
+        if (!tree) break;
+        run_ = std::string_view(cell.text).substr(range.begin, range.end - range.begin);
+        TSNode root = ts_tree_root_node(tree->get());
+        // A syntax error ends the cell's analysis there, as a Python 2 statement does.
+        if (auto err = tree->first_error()) {
+          m_.syntax_errors.push_back(
+              {cell.number, Pos{err->line, err->column, err->line, err->column + 1, 0, 0}, err->message});
+          break;
+        }
+        if (auto py2 = find_python2(root)) {
+          m_.syntax_errors.push_back({cell.number, *py2, "Python 2 syntax (print or exec statement) is not Python 3"});
+          break;
+        }
+        // The module statement by statement (as visit(root) would): between two statements nothing
+        // holds a child list, so a large file's cache is dropped there and never grows with the file.
+        const std::vector<TSNode> top = all_children(root);
+        for (TSNode c : top) {
+          if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, 1);
+          if (children_.size() > kChildCacheLimit) children_.clear();
+          // Chains are found again by their bytes within one statement only. Kept longer, a chain
+          // at the same bytes of a later cell would be taken for this one.
+          built_.clear();
+        }
       }
     }
     children_.clear();  // the last tree is gone too
@@ -334,7 +344,10 @@ class Analyzer {
   ChildCache children_;
   ChildCache* saved_cache_ = nullptr;
   const Cell* cell_ = nullptr;
-  std::string_view src_;
+  std::string_view src_;  // the cell's text: what node byte offsets index
+  std::string_view run_;  // the part of it parsed into the current tree
+  std::size_t chunk_bytes_ = kPythonChunkBytes;
+  std::size_t chunk_limit_ = kPythonChunkLimit;
   std::map<std::string, const Chain*> bindings_;
   // Inside a def or class, each change to bindings_ is logged with what it replaced, and undone when
   // the scope closes: copying the whole map at every def was quadratic in a long notebook.
@@ -373,7 +386,7 @@ class Analyzer {
     }
     --open_scopes_;
   }
-  std::map<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;  // this statement's chains by their bytes
   int statement_ = 0;
   int loop_depth_ = 0;
   std::set<const Chain*> noted_;
@@ -553,7 +566,7 @@ class Analyzer {
 
   // The first print/exec statement in document order: one cursor walk, no allocation per node.
   std::optional<Pos> find_python2(TSNode root) const {
-    if (!may_have_python2(src_)) return std::nullopt;
+    if (!may_have_python2(run_)) return std::nullopt;
     static const TSSymbol print_stmt = ts_language_symbol_for_name(tree_sitter_python(), "print_statement", 15, true);
     static const TSSymbol exec_stmt = ts_language_symbol_for_name(tree_sitter_python(), "exec_statement", 14, true);
     TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -1635,12 +1648,12 @@ const Cell& SourceModel::cell(int number) const {
   return file->cells.front();
 }
 
-SourceModel analyze_source(const SourceFile& file) {
+SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes) {
   SourceModel m;
   m.file = &file;
   // `from pyspark.sql import functions as F` and friends resolve through the import table; the
   // conventional names also work in notebooks where the import sits in a %run-included cell.
-  Analyzer analyzer(file, m);
+  Analyzer analyzer(file, m, chunk_bytes);
   analyzer.run();
   analyzer.resolve_functions();
   return m;
