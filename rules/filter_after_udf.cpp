@@ -143,7 +143,7 @@ std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::L
     const pyspark::Expr& e = a.value;
     const pyspark::Chain* c = e.chain;
     bool has_links = c != nullptr && !c->links.empty();
-    if (!has_links && is_python_udf_call(m, e)) return e.text;  // no alias: nothing downstream names it
+    if (!has_links && is_python_udf_call(m, e)) return std::string(e.text);  // no alias: nothing downstream names it
     if (!has_links || !c->root_is_call) continue;
     bool udf = m.udf_names.count(c->root) != 0 || m.pandas_udf_names.count(c->root) != 0;
     const pyspark::Link& last = c->links.back();
@@ -208,9 +208,10 @@ void check_filter_after_udf_source(SourceContext& ctx) {
         auto& d = ctx.report(pipeline[i].chain->cell, filter.name_pos,
                              "`" + filter.name + "` runs after the Python UDF column `" + col +
                                  "` is computed, but its condition does not use it: filter first");
-        Fix& f = ctx.attach_fix(d, "Move the filter before the UDF", Applicability::unsafe,
-                                "Apply `." + filter.name + "(" + cond.text + ")` before `.withColumn(\"" + col +
-                                    "\", ...)`" + (blocked ? ", together with the `withColumn`s it reads" : "") + ".");
+        Fix& f =
+            ctx.attach_fix(d, "Move the filter before the UDF", Applicability::unsafe,
+                           "Apply `." + filter.name + "(" + std::string(cond.text) + ")` before `.withColumn(\"" + col +
+                               "\", ...)`" + (blocked ? ", together with the `withColumn`s it reads" : "") + ".");
         // Only within one chain, only above a withColumn (a select could drop the columns it reads),
         // and never above the statement that defines a column it reads.
         if (!blocked && pipeline[k].chain == pipeline[i].chain && prev.name == "withColumn") {

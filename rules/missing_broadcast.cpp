@@ -182,15 +182,15 @@ void check_missing_broadcast_source(SourceContext& ctx) {
       bool certain = false;
       std::string why = small_because(other->value.chain, ctx.options(), certain);
       if (why.empty()) continue;
-      auto& d =
-          ctx.report(chain.cell, l.name_pos,
-                     "join with `" + other->value.text + "` shuffles both sides although " + why + ": broadcast it");
+      auto& d = ctx.report(
+          chain.cell, l.name_pos,
+          "join with `" + std::string(other->value.text) + "` shuffles both sides although " + why + ": broadcast it");
       std::string spelling = functions_spelling(m, "broadcast");
       bool needs_import = spelling.empty();
       if (needs_import) spelling = "broadcast";
       Fix& f = ctx.attach_fix(d, "Wrap the small side in broadcast(...)",
                               certain ? Applicability::safe : Applicability::unsafe,
-                              "`.join(" + spelling + "(" + other->value.text + "), ...)`" +
+                              "`.join(" + spelling + "(" + std::string(other->value.text) + "), ...)`" +
                                   (needs_import ? " with `from pyspark.sql.functions import broadcast`" : ""));
       const auto& p = other->value.pos;
       SourceContext::add_edit(f, chain.cell, p.start_byte, p.start_byte, spelling + "(");

@@ -93,7 +93,7 @@ namespace {
 // The built-in that a one-expression lambda UDF is, if there is an obvious one.
 std::string builtin_for(const pyspark::Expr::Lambda& l) {
   if (l.params.size() != 1) return {};
-  const std::string& p = l.params[0];
+  const std::string p(l.params[0]);
   std::string b;
   for (char c : l.body)
     if (c != ' ') b += c;
@@ -201,7 +201,7 @@ void check_python_row_udf_source(SourceContext& ctx) {
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
     std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
     // What the body does, for advice naming the built-ins: the lambda's, or the wrapped def's.
-    std::string body = u.lambda ? u.lambda->body : std::string();
+    std::string body = u.lambda ? std::string(u.lambda->body) : std::string();
     if (auto f = m.functions.find(u.function); body.empty() && !u.function.empty() && f != m.functions.end())
       body = f->second.body;
     Advice advice = builtin.empty() ? advice_for(" " + body) : Advice{};

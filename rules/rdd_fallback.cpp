@@ -89,10 +89,10 @@ std::string group_aggregate(const pyspark::Link& l) {
   if (a == nullptr) return {};
   const pyspark::Expr& f = a->value;
   static const std::set<std::string, std::less<>> aggs{"len", "sum", "max", "min"};
-  if (l.name == "mapValues" && f.kind == "identifier" && aggs.count(f.text) != 0) return f.text;
+  if (l.name == "mapValues" && f.kind == "identifier" && aggs.count(f.text) != 0) return std::string(f.text);
   if (!f.lambda || f.lambda->params.size() != 1) return {};
-  const std::string& p = f.lambda->params[0];
-  const std::string& body = f.lambda->body;
+  const std::string p(f.lambda->params[0]);
+  const std::string body(f.lambda->body);
   if (body.find("list(") != std::string::npos || body.find("sorted(") != std::string::npos ||
       body.find("set(") != std::string::npos || body.find(" for ") != std::string::npos)
     return {};
@@ -113,12 +113,12 @@ std::string group_aggregate(const pyspark::Link& l) {
 bool projection(const pyspark::Link& l) {
   const pyspark::Arg* a = l.arg(0, "f");
   if (a == nullptr || !a->value.lambda || a->value.lambda->params.size() != 1) return false;
-  const std::string& p = a->value.lambda->params[0];
-  const std::string& body = a->value.lambda->body;
+  const std::string p(a->value.lambda->params[0]);
+  const std::string body(a->value.lambda->body);
   auto first = body.find_first_not_of(" \t\r\n\f\v");
   if (first == std::string::npos || body.compare(first, p.size(), p) != 0) return false;  // the regex needs it
   std::regex pick("^\\s*" + p + R"((\[\s*\d+\s*\]|\.\w+)?\s*$)");
-  return std::regex_match(a->value.lambda->body, pick);
+  return std::regex_match(body, pick);
 }
 
 }  // namespace

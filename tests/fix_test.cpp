@@ -101,7 +101,7 @@ TEST_CASE("a notebook fix changes only the fixed cell's source", "[fix][notebook
   for (std::size_t i = 0; i < before.cells.size(); ++i) {
     const auto& b = before.cells[i];
     const auto& a = after.cells[i];
-    if (b.original == a.original) continue;
+    if (b.text == a.text) continue;
     ++changed;
     // Everything before and after this cell's "source" value is byte-identical.
     CHECK(raw.substr(0, b.source_begin) == out.fixed.substr(0, a.source_begin));

@@ -45,7 +45,7 @@ std::optional<std::string> apply(const std::string& path, const std::string& tex
     for (const auto& c : file.cells)
       if (c.number == cell_number) cell = &c;
     if (cell == nullptr || cell->language != pyspark::CellLanguage::python) return std::nullopt;
-    std::string t = cell->original;
+    std::string t = cell->unmasked();
     // Later edits first so earlier offsets stay valid; insertions at one point keep their order.
     std::stable_sort(edits.begin(), edits.end(),
                      [](const Edit* a, const Edit* b) { return a->start_byte > b->start_byte; });

@@ -52,17 +52,15 @@ std::string_view SourceContext::cell_text(int cell) const { return model_.cell(c
 
 bool is_row_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
   if (e.kind != "call") return false;
-  std::string callee = e.callee;
-  auto paren = e.text.find('(');
-  std::string fn = paren == std::string::npos ? e.text : e.text.substr(0, paren);
+  const std::string& callee = e.callee;
+  std::string_view fn = e.text.substr(0, e.text.find('('));
   return m.udf_names.count(fn) != 0 || m.udf_names.count(callee) != 0;
 }
 
 bool is_python_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
   if (e.kind != "call") return false;
   if (is_row_udf_call(m, e)) return true;
-  auto paren = e.text.find('(');
-  std::string fn = paren == std::string::npos ? e.text : e.text.substr(0, paren);
+  std::string_view fn = e.text.substr(0, e.text.find('('));
   return m.pandas_udf_names.count(fn) != 0;
 }
 

@@ -257,13 +257,25 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
   });
-  result.lines = util::lines_without_eol(file.raw);
+  // Every line number stays valid; only the lines findings quote keep their text, as in a cached
+  // result (a large file's result is then a fraction of it).
+  const QuotedLines quoted = quoted_lines(result);
+  const std::vector<std::string_view> raw_lines = util::line_views_without_eol(file.raw);
+  result.lines.resize(raw_lines.size());
+  for (std::uint32_t n : quoted.file_lines)
+    if (n >= 1 && n <= raw_lines.size()) result.lines[n - 1] = std::string(raw_lines[n - 1]);
   if (notebook) {
     int max_cell = 0;
     for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);
     result.cell_lines.resize(static_cast<std::size_t>(max_cell));
-    for (const auto& c : file.cells)
-      result.cell_lines[static_cast<std::size_t>(c.number - 1)] = util::lines_without_eol(c.text);
+    for (const auto& c : file.cells) {
+      const std::vector<std::string_view> views = util::line_views_without_eol(c.text);
+      auto& lines = result.cell_lines[static_cast<std::size_t>(c.number - 1)];
+      lines.resize(views.size());
+      for (auto it = quoted.cell_lines.lower_bound({c.number, 1});
+           it != quoted.cell_lines.end() && it->first == c.number; ++it)
+        if (it->second >= 1 && it->second <= views.size()) lines[it->second - 1] = std::string(views[it->second - 1]);
+    }
   }
   assign_fingerprints(result);
   return result;

@@ -348,7 +348,7 @@ class Analyzer {
   std::string_view run_;  // the part of it parsed into the current tree
   std::size_t chunk_bytes_ = kPythonChunkBytes;
   std::size_t chunk_limit_ = kPythonChunkLimit;
-  std::map<std::string, const Chain*> bindings_;
+  std::map<std::string, const Chain*, std::less<>> bindings_;
   // Inside a def or class, each change to bindings_ is logged with what it replaced, and undone when
   // the scope closes: copying the whole map at every def was quadratic in a long notebook.
   struct BindingChange {
@@ -396,12 +396,12 @@ class Analyzer {
   std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
   int next_if_ = 0;
   int next_loop_ = 0;
-  std::map<std::string, int> loop_targets_;            // names a `for` rebinds, to its loop
-  std::vector<std::string> functions_;                 // open defs, innermost last
-  std::map<std::string, const Chain*> self_bindings_;  // `self.df = ...` within one class
-  std::map<std::string, Expr> constants_;              // names bound once to a literal at module level
-  std::set<std::string> assigned_;                     // names assigned so far
-  std::vector<const Chain*> calls_;                    // root calls of a name: candidates for function calls
+  std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop
+  std::vector<std::string> functions_;                              // open defs, innermost last
+  std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
+  std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
+  std::set<std::string, std::less<>> assigned_;                     // names assigned so far
+  std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
 
  public:
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
@@ -458,18 +458,21 @@ class Analyzer {
       if (!is_type(a, "lambda")) continue;
       Expr::Lambda l;
       TSNode params = field(a, "parameters");
-      for (std::uint32_t k = 0; k < named_count(params); ++k) l.params.push_back(text(ts_node_named_child(params, k)));
-      l.body = text(field(a, "body"));
+      for (std::uint32_t k = 0; k < named_count(params); ++k) l.params.push_back(view(ts_node_named_child(params, k)));
+      l.body = view(field(a, "body"));
       return l;
     }
     return std::nullopt;
   }
 
-  std::string text(TSNode n) const {
+  std::string text(TSNode n) const { return std::string(view(n)); }
+
+  // The node's text in the cell, viewed (the model's Exprs keep views: the cell outlives them).
+  std::string_view view(TSNode n) const {
     if (is_null(n)) return {};
     auto b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e > src_.size() || b > e) return {};
-    return std::string(src_.substr(b, e - b));
+    return src_.substr(b, e - b);
   }
 
   Pos pos_of(TSNode n) const {
@@ -645,7 +648,7 @@ class Analyzer {
       }
       return;
     }
-    if (is_type(n, "identifier")) e.identifiers.push_back(text(n));
+    if (is_type(n, "identifier")) e.identifiers.push_back(view(n));
     if (is_type(n, "attribute")) {
       TSNode obj = field(n, "object");
       if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0)
@@ -785,9 +788,9 @@ class Analyzer {
 
   Expr make_expr(TSNode n, int depth) {
     Expr e;
-    e.text = text(n);
+    e.text = view(n);
     e.pos = pos_of(n);
-    e.kind = std::string(node_type(n));
+    e.kind = node_type(n);
     if (too_deep(n, depth)) return e;
     if (is_type(n, "string")) e.string_value = string_value(n);
     if (is_type(n, "integer")) {
@@ -808,8 +811,8 @@ class Analyzer {
     if (is_type(n, "lambda")) {
       Expr::Lambda l;
       TSNode params = field(n, "parameters");
-      for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(text(ts_node_named_child(params, i)));
-      l.body = text(field(n, "body"));
+      for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(ts_node_named_child(params, i)));
+      l.body = view(field(n, "body"));
       e.lambda = l;
     }
     if (is_type(n, "call")) e.callee = m_.qualify(dotted(field(n, "function")));
@@ -846,7 +849,9 @@ class Analyzer {
           TSNode obj = field(fn, "object");
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
-          for (TSNode a : named_children(args)) {
+          const std::vector<TSNode>& arg_nodes = named_children(args);
+          l.args.reserve(arg_nodes.size());  // exactly: a large file holds many of these
+          for (TSNode a : arg_nodes) {
             if (is_type(a, "comment")) continue;
             Arg arg;
             if (is_type(a, "keyword_argument")) {
@@ -900,9 +905,9 @@ class Analyzer {
         continue;
       }
       c.root = text(cur);
-      c.root_expr.text = c.root;
+      c.root_expr.text = view(cur);
       c.root_expr.pos = pos_of(cur);
-      c.root_expr.kind = std::string(node_type(cur));
+      c.root_expr.kind = node_type(cur);
       break;
     }
     std::reverse(links.begin(), links.end());
@@ -922,11 +927,13 @@ class Analyzer {
       }
     }
     c.links = std::move(links);
+    c.links.shrink_to_fit();
     // self.df.cache(): `self.df` is the root, bound where a method of the class assigned it.
     if (!c.root_is_call && c.root == "self" && !c.links.empty() && !c.links.front().is_call) {
       if (auto it = self_bindings_.find("self." + c.links.front().name); it != self_bindings_.end()) {
         c.root = it->first;
-        c.root_expr.text = c.root;
+        const Pos& p = c.links.front().expr_pos;  // `self.df` as written
+        c.root_expr.text = src_.substr(p.start_byte, p.end_byte - p.start_byte);
         c.links.erase(c.links.begin());
         c.bound = it->second;
       }
@@ -944,15 +951,17 @@ class Analyzer {
 
   Expr make_root_call(TSNode call, int depth, std::vector<Arg>& args_out) {
     Expr e;
-    e.text = text(call);
+    e.text = view(call);
     e.pos = pos_of(call);
     e.kind = "call";
     e.callee = m_.qualify(dotted(field(call, "function")));
     TSNode args = field(call, "arguments");
     // The arguments of a root call (SparkConf(), broadcast(df), Window.orderBy(...)) are visited as
     // expressions of their own; keep the first one for rules that look inside (broadcast(x)).
-    if (depth < kMaxDepth)
-      for (TSNode a : named_children(args)) {
+    if (depth < kMaxDepth) {
+      const std::vector<TSNode>& arg_nodes = named_children(args);
+      args_out.reserve(arg_nodes.size());
+      for (TSNode a : arg_nodes) {
         if (is_type(a, "comment")) continue;
         Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
         if (!e.chain && arg.chain) e.chain = arg.chain;
@@ -963,6 +972,7 @@ class Analyzer {
         out.value = std::move(arg);
         args_out.push_back(std::move(out));
       }
+    }
     return e;
   }
 
@@ -1205,8 +1215,13 @@ class Analyzer {
       const Expr& fn = reg.args[1].value;
       // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
       if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
-      UdfDef u{reg.args[0].value.string_value.value_or(""),      UdfKind::row, c.pos, c.cell, fn.lambda, "register",
-               fn.kind == "identifier" ? fn.text : std::string()};
+      UdfDef u{reg.args[0].value.string_value.value_or(""),
+               UdfKind::row,
+               c.pos,
+               c.cell,
+               fn.lambda,
+               "register",
+               fn.kind == "identifier" ? std::string(fn.text) : std::string()};
       m_.udfs.push_back(u);
     }
   }

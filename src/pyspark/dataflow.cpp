@@ -184,7 +184,7 @@ RowsFact origin_rows(const Link* first) {
   if (first->name == "createDataFrame" || first->name == "parallelize") {
     const Arg* data = first->arg(0, "data");
     if (data == nullptr) return {};
-    const std::string& k = data->value.kind;
+    std::string_view k = data->value.kind;
     if (k == "list" || k == "tuple" || k == "list_comprehension") return {Rows::few, "literal rows"};
     return {Rows::driver, "data built on the driver"};
   }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pyspark/notebook.hpp"
@@ -22,21 +23,22 @@ struct Pos {
 
 struct Chain;
 
-// An argument or other expression, reduced to what rules ask about.
+// An argument or other expression, reduced to what rules ask about. Text is viewed, not copied:
+// views point into the cell's text (the SourceFile outlives its model) or at tree-sitter's names.
 struct Expr {
-  std::string text;
+  std::string_view text;
   Pos pos;
-  std::string kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
+  std::string_view kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
   std::optional<std::string> string_value;  // plain string literal
   std::optional<std::int64_t> int_value;    // integer literal (also negative)
   std::optional<bool> bool_value;
-  std::string callee;                     // for calls: resolved dotted name ("pyspark.sql.functions.col")
-  std::vector<std::string> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"]
-  std::vector<std::string> identifiers;   // every identifier used inside
-  const Chain* chain = nullptr;           // when the expression is a method chain (df.limit(5), broadcast(x))
+  std::string callee;                         // for calls: resolved dotted name ("pyspark.sql.functions.col")
+  std::vector<std::string> column_names;      // columns it names: "k", F.col("k"), df.k, df["k"]
+  std::vector<std::string_view> identifiers;  // every identifier used inside
+  const Chain* chain = nullptr;               // when the expression is a method chain (df.limit(5), broadcast(x))
   struct Lambda {
-    std::vector<std::string> params;
-    std::string body;
+    std::vector<std::string_view> params;
+    std::string_view body;
   };
   std::optional<Lambda> lambda;
   // Read as a join condition (`df.join(other, <expr>)`): key names, a condition with an equality
@@ -184,10 +186,10 @@ RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, st
 // One `def` at module level or in a class, with what the file tells about its DataFrames.
 struct FunctionInfo {
   std::vector<std::string> params;
-  std::set<std::string> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
-  bool returns_dataframe = false;          // `-> DataFrame` or a returned DataFrame chain
-  std::vector<const Chain*> returns;       // chains returned (`return spark.table(t)...`)
-  std::string body;                        // the source of its body (the first 16 KiB)
+  std::set<std::string, std::less<>> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
+  bool returns_dataframe = false;                       // `-> DataFrame` or a returned DataFrame chain
+  std::vector<const Chain*> returns;                    // chains returned (`return spark.table(t)...`)
+  std::string body;                                     // the source of its body (the first 16 KiB)
 };
 
 struct SourceModel {
@@ -199,14 +201,15 @@ struct SourceModel {
   std::vector<Loop> loops;  // loops[n - 1] is loop number n (Chain::loop)
   std::vector<Comment> comments;
   std::vector<SyntaxProblem> syntax_errors;
-  std::vector<SyntaxProblem> depth_limits;     // code nested too deep to analyse: once per cell, where it starts
-  std::map<std::string, std::string> imports;  // local name -> dotted module or object
-  std::set<std::string> star_imports;          // modules imported with *
-  std::set<std::string> udf_names;             // names bound to row-at-a-time UDFs
-  std::set<std::string> literal_collections;   // names bound once, to a list, dict, tuple or set written out
-  std::set<std::string> pandas_udf_names;
-  std::map<std::string, FunctionInfo> functions;  // by name
-  bool local_master = false;                      // .master("local...") / setMaster("local..."): a local session
+  std::vector<SyntaxProblem> depth_limits;  // code nested too deep to analyse: once per cell, where it starts
+  std::map<std::string, std::string, std::less<>> imports;  // local name -> dotted module or object
+  std::set<std::string, std::less<>> star_imports;          // modules imported with *
+  std::set<std::string, std::less<>> udf_names;             // names bound to row-at-a-time UDFs
+  std::set<std::string, std::less<>>
+      literal_collections;  // names bound once, to a list, dict, tuple or set written out
+  std::set<std::string, std::less<>> pandas_udf_names;
+  std::map<std::string, FunctionInfo, std::less<>> functions;  // by name
+  bool local_master = false;  // .master("local...") / setMaster("local..."): a local session
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;

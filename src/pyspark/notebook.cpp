@@ -88,6 +88,13 @@ void mask_magics(std::string& text, CellLanguage& language) {
   }
 }
 
+// Masks the cell's magics; the text as written is kept only when masking changed it.
+void mask_keeping_original(Cell& cell) {
+  std::string before = cell.text;
+  mask_magics(cell.text, cell.language);
+  if (cell.text != before) cell.original = std::move(before);
+}
+
 // Databricks source format: "# Databricks notebook source", cells split by "# COMMAND ----------",
 // "# MAGIC %sql" cells for other languages, "# DBTITLE" lines.
 void load_databricks(SourceFile& f) {
@@ -138,9 +145,8 @@ void load_databricks(SourceFile& f) {
     cell.number = number++;
     if (!(any && all_magic)) {
       cell.verbatim = true;
-      cell.original = cell.text;
       // Databricks runs "%pip install ..." and other line magics written straight into a Python cell.
-      mask_magics(cell.text, cell.language);
+      mask_keeping_original(cell);
     }
     f.cells.push_back(std::move(cell));
     cell = Cell{};
@@ -273,8 +279,7 @@ bool load_jupyter(SourceFile& f) {
           start = end;
         }
       }
-      cell.original = cell.text;
-      mask_magics(cell.text, cell.language);
+      mask_keeping_original(cell);
       f.cells.push_back(std::move(cell));
     }
   } catch (const simdjson_error& e) {
@@ -385,7 +390,7 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
       splices.push_back({cell->source_begin, cell->source_end, serialize_source(file.raw, *cell, text)});
     } else {
       if (!cell->verbatim) return std::nullopt;
-      splices.push_back({cell->raw_begin, cell->raw_begin + cell->original.size(), text});
+      splices.push_back({cell->raw_begin, cell->raw_begin + cell->text.size(), text});
     }
   }
   std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.begin > b.begin; });
@@ -415,7 +420,6 @@ SourceFile load_source(std::string path, std::string raw) {
   Cell cell;
   if (f.raw.rfind("\xEF\xBB\xBF", 0) == 0) f.bom = 3;
   cell.text = f.raw.substr(f.bom);
-  cell.original = cell.text;
   cell.verbatim = true;
   cell.raw_begin = f.bom;
   std::uint32_t n = 0;

@@ -24,8 +24,10 @@ struct LineOrigin {
 struct Cell {
   int number = 1;  // counted from 1 over all cells of the notebook, as ruff does
   CellLanguage language = CellLanguage::python;
-  std::string text;           // Python source with magics masked (same length), or the SQL text
-  std::string original;       // the cell's source before masking (same length as text)
+  std::string text;      // Python source with magics masked (same length), or the SQL text
+  std::string original;  // the source before masking, when masking changed it (else empty)
+  // What the user wrote: edits apply to it.
+  [[nodiscard]] const std::string& unmasked() const { return original.empty() ? text : original; }
   bool verbatim = false;      // text is a byte range of the raw file (.py, Databricks Python cells)
   std::size_t raw_begin = 0;  // verbatim: where the text starts in the raw file
   std::vector<LineOrigin> lines;
