@@ -25,7 +25,7 @@ for n, row in enumerate(open(here / "labels.tsv", encoding="utf-8")):
     rule, path, line, verdict, reason = row.rstrip("\n").split("\t", 4)
     labels[(rule, os.path.normpath(path), int(line))].append(verdict)
 
-run = subprocess.run([planlint, "--isolated", "--format", "json", "-j", "2", "."], cwd=corpus, capture_output=True)
+run = subprocess.run([planlint, "--isolated", "--no-cache", "--format", "json", "-j", "2", "."], cwd=corpus, capture_output=True)
 if run.returncode not in (0, 1):
     sys.exit(f"planlint failed ({run.returncode}): {run.stderr.decode()[:500]}")
 report = json.loads(run.stdout)

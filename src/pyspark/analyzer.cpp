@@ -202,13 +202,14 @@ const std::vector<std::string_view> kSymbolNames = [] {
   return v;
 }();
 
-inline bool is_type(TSNode n, const char* t) {
+// The type is a string literal: its length is known where it is written, no strlen per call.
+template <std::size_t N>
+inline bool is_type(TSNode n, const char (&t)[N]) {
   if (is_null(n)) return false;
   const auto& names = kSymbolNames;
   TSSymbol sym = ts_node_symbol(n);
   std::string_view name = sym < names.size() ? names[sym] : std::string_view(ts_node_type(n));
-  std::size_t len = std::strlen(t);
-  return name.size() == len && std::memcmp(name.data(), t, len) == 0;
+  return name.size() == N - 1 && std::memcmp(name.data(), t, N - 1) == 0;
 }
 
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
