@@ -1,5 +1,6 @@
 // Machine output with nlohmann-json: planlint's versioned JSON schema and SARIF 2.1.0.
 #include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "lint/report.hpp"
@@ -214,8 +215,27 @@ class SarifReporter final : public Reporter {
     for (const auto& r : all_rules()) rules_.push_back(r.info);
   }
   void begin(std::string& out) override {
+    std::error_code ec;
+    std::string root = "file://" + percent_encode(std::filesystem::current_path(ec).generic_string());
+    if (root.back() != '/') root += '/';
+    out +=
+        "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+        "  \"runs\": [\n    {\n      \"tool\": ";
+    out += tool_text(version_, rules_);
+    out += ",\n      \"originalUriBaseIds\": ";
+    append_nested(out, ordered{{"%SRCROOT%", {{"uri", root}}}}, 6);
+    out += ",\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [";
+  }
+
+  // The tool object with every rule's metadata (about 160 KB): the same for every report of a
+  // process, so it is built once (the fuzz targets write a report per input).
+  static std::string tool_text(const std::string& version, const std::vector<const RuleInfo*>& rules) {
+    static std::mutex mutex;
+    static std::string cached_version, cached;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!cached.empty() && cached_version == version) return cached;
     ordered rules_json = ordered::array();
-    for (const RuleInfo* r : rules_) {
+    for (const RuleInfo* r : rules) {
       rules_json.push_back(
           {{"id", r->id},
            {"name", r->name},
@@ -226,20 +246,15 @@ class SarifReporter final : public Reporter {
            {"properties",
             {{"tags", {"performance", "spark"}}, {"fix", to_string(r->fix)}, {"impact", to_string(r->impact)}}}});
     }
-    std::error_code ec;
-    std::string root = "file://" + percent_encode(std::filesystem::current_path(ec).generic_string());
-    if (root.back() != '/') root += '/';
-    out +=
-        "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-        "  \"runs\": [\n    {\n      \"tool\": ";
+    std::string text;
     append_nested(
-        out,
+        text,
         ordered{{"driver",
-                 {{"name", "planlint"}, {"version", version_}, {"semanticVersion", version_}, {"rules", rules_json}}}},
+                 {{"name", "planlint"}, {"version", version}, {"semanticVersion", version}, {"rules", rules_json}}}},
         6);
-    out += ",\n      \"originalUriBaseIds\": ";
-    append_nested(out, ordered{{"%SRCROOT%", {{"uri", root}}}}, 6);
-    out += ",\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [";
+    cached_version = version;
+    cached = std::move(text);
+    return cached;
   }
   void file(const FileResult& r, std::string& out) override {
     if (!r.io_error.empty())
