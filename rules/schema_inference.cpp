@@ -91,7 +91,7 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
     return out;
   }
   for (const auto& a : l.args)
-    if (!a.keyword.empty()) consider(a.keyword, a.value, a.value.pos);
+    if (!a.keyword.empty()) consider(std::string(a.keyword), a.value, a.value.pos);
   return out;
 }
 

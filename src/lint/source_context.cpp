@@ -52,7 +52,7 @@ std::string_view SourceContext::cell_text(int cell) const { return model_.cell(c
 
 bool is_row_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
   if (e.kind != "call") return false;
-  const std::string& callee = e.callee;
+  std::string_view callee = e.callee;
   std::string_view fn = e.text.substr(0, e.text.find('('));
   return m.udf_names.count(fn) != 0 || m.udf_names.count(callee) != 0;
 }

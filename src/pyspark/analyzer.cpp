@@ -814,9 +814,9 @@ class Analyzer {
       TSNode params = field(n, "parameters");
       for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(ts_node_named_child(params, i)));
       l.body = view(field(n, "body"));
-      e.lambda = l;
+      e.lambda = &m_.lambdas.emplace_back(std::move(l));
     }
-    if (is_type(n, "call")) e.callee = m_.qualify(dotted(field(n, "function")));
+    if (is_type(n, "call")) e.callee = m_.keep(m_.qualify(dotted(field(n, "function"))));
     if (is_type(n, "call") || is_type(n, "attribute")) e.chain = build_chain(n, depth + 1);
     if (is_type(n, "identifier"))
       if (auto it = bindings_.find(e.text); it != bindings_.end()) e.chain = it->second;
@@ -856,7 +856,7 @@ class Analyzer {
             if (is_type(a, "comment")) continue;
             Arg arg;
             if (is_type(a, "keyword_argument")) {
-              arg.keyword = text(field(a, "name"));
+              arg.keyword = view(field(a, "name"));
               arg.value = make_expr(field(a, "value"), depth + 1);
             } else {
               arg.value = make_expr(a, depth + 1);
@@ -919,7 +919,7 @@ class Analyzer {
       c.root_is_call = true;
       c.root = "pyspark.sql.functions." + first.name;
       c.root_expr.kind = "call";
-      c.root_expr.callee = c.root;
+      c.root_expr.callee = m_.keep(c.root);
       c.root_expr.pos = first.expr_pos;
       c.root_args = first.args;
       for (const auto& a : first.args) {
@@ -955,7 +955,7 @@ class Analyzer {
     e.text = view(call);
     e.pos = pos_of(call);
     e.kind = "call";
-    e.callee = m_.qualify(dotted(field(call, "function")));
+    e.callee = m_.keep(m_.qualify(dotted(field(call, "function"))));
     TSNode args = field(call, "arguments");
     // The arguments of a root call (SparkConf(), broadcast(df), Window.orderBy(...)) are visited as
     // expressions of their own; keep the first one for rules that look inside (broadcast(x)).
@@ -969,7 +969,7 @@ class Analyzer {
         for (auto& name : arg.column_names) e.column_names.push_back(name);
         if (e.identifiers.empty()) e.identifiers.push_back(arg.text);
         Arg out;
-        if (is_type(a, "keyword_argument")) out.keyword = text(field(a, "name"));
+        if (is_type(a, "keyword_argument")) out.keyword = view(field(a, "name"));
         out.value = std::move(arg);
         args_out.push_back(std::move(out));
       }
@@ -1220,7 +1220,7 @@ class Analyzer {
                UdfKind::row,
                c.pos,
                c.cell,
-               fn.lambda,
+               fn.lambda != nullptr ? std::optional<Expr::Lambda>(*fn.lambda) : std::nullopt,
                "register",
                fn.kind == "identifier" ? std::string(fn.text) : std::string()};
       m_.udfs.push_back(u);

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "pyspark/notebook.hpp"
@@ -32,7 +33,7 @@ struct Expr {
   std::optional<std::string> string_value;  // plain string literal
   std::optional<std::int64_t> int_value;    // integer literal (also negative)
   std::optional<bool> bool_value;
-  std::string callee;                         // for calls: resolved dotted name ("pyspark.sql.functions.col")
+  std::string_view callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col"), kept by the model
   std::vector<std::string> column_names;      // columns it names: "k", F.col("k"), df.k, df["k"]
   std::vector<std::string_view> identifiers;  // every identifier used inside
   const Chain* chain = nullptr;               // when the expression is a method chain (df.limit(5), broadcast(x))
@@ -40,7 +41,7 @@ struct Expr {
     std::vector<std::string_view> params;
     std::string_view body;
   };
-  std::optional<Lambda> lambda;
+  const Lambda* lambda = nullptr;  // kept by the model
   // Read as a join condition (`df.join(other, <expr>)`): key names, a condition with an equality
   // between columns Spark can hash on, one without (`<`, `startswith`, `|`, `~(a == b)`), or unknown
   // (a variable, `F.expr(...)`).
@@ -49,7 +50,7 @@ struct Expr {
 };
 
 struct Arg {
-  std::string keyword;  // empty for positional
+  std::string_view keyword;  // empty for positional
   Expr value;
 };
 
@@ -193,6 +194,14 @@ struct FunctionInfo {
 };
 
 struct SourceModel {
+  SourceModel() = default;
+  // Moved, never copied: expressions point into `lambdas` and view `names`.
+  SourceModel(const SourceModel&) = delete;
+  SourceModel& operator=(const SourceModel&) = delete;
+  SourceModel(SourceModel&&) = default;
+  SourceModel& operator=(SourceModel&&) = default;
+  ~SourceModel() = default;
+
   const SourceFile* file = nullptr;
   std::deque<Chain> chains;  // every maximal chain, in source order
   std::vector<UdfDef> udfs;
@@ -209,7 +218,10 @@ struct SourceModel {
       literal_collections;  // names bound once, to a list, dict, tuple or set written out
   std::set<std::string, std::less<>> pandas_udf_names;
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name
-  bool local_master = false;  // .master("local...") / setMaster("local..."): a local session
+  bool local_master = false;              // .master("local...") / setMaster("local..."): a local session
+  std::deque<Expr::Lambda> lambdas;       // what Expr::lambda points at
+  std::unordered_set<std::string> names;  // what Expr::callee views (each resolved name once)
+  std::string_view keep(std::string name) { return *names.insert(std::move(name)).first; }
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;
