@@ -62,7 +62,8 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // A few literal rows or a limit(5) hold next to no executor memory.
     auto pipeline = c.pipeline();
     if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size() - 1).rows)) continue;
-    std::string name = !c.assigned_to.empty() ? c.assigned_to : (c.links.size() == 1 ? c.root : std::string());
+    std::string name =
+        !c.assigned_to.empty() ? std::string(c.assigned_to) : (c.links.size() == 1 ? c.root : std::string());
     if (name.empty() || released.count(name) != 0) continue;
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +

@@ -58,17 +58,19 @@ void check_collect_large(SourceContext& ctx) {
       if (rows.rows == pyspark::Rows::grouped) {
         // As many rows as groups: fine for a handful of keys, a driver OOM for a million.
         auto& d = ctx.report(chain.cell, l.name_pos,
-                             "`" + l.name + "()` of " + rows.why +
+                             "`" + std::string(l.name) + "()` of " + rows.why +
                                  " pulls one row per key into the driver; fine only while the keys are few");
         d.severity = Severity::info;
-        ctx.attach_fix(d, "Bound the result", Applicability::display_only,
-                       "Keep the result in Spark (join or write it), or `.limit(n)` before `." + l.name + "()`.");
+        ctx.attach_fix(
+            d, "Bound the result", Applicability::display_only,
+            "Keep the result in Spark (join or write it), or `.limit(n)` before `." + std::string(l.name) + "()`.");
         continue;
       }
-      auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + l.name + "()` pulls every row of the DataFrame into the driver; nothing bounds it");
+      auto& d = ctx.report(
+          chain.cell, l.name_pos,
+          "`" + std::string(l.name) + "()` pulls every row of the DataFrame into the driver; nothing bounds it");
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
-                     "Add `.limit(n)` before `." + l.name +
+                     "Add `.limit(n)` before `." + std::string(l.name) +
                          "()`, use `.take(n)` or `.first()`, or aggregate in "
                          "Spark first.");
     }

@@ -148,7 +148,7 @@ std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::L
     bool udf = m.udf_names.count(c->root) != 0 || m.pandas_udf_names.count(c->root) != 0;
     const pyspark::Link& last = c->links.back();
     if (udf && (last.name == "alias" || last.name == "name") && !last.args.empty() && last.args[0].value.string_value)
-      return *last.args[0].value.string_value;
+      return std::string(*last.args[0].value.string_value);
   }
   return {};
 }
@@ -169,7 +169,7 @@ void check_filter_after_udf_source(SourceContext& ctx) {
       if (cond.string_value) {  // SQL expression string: its words are the columns
         cond_cols.clear();
         std::string word;
-        for (char c : *cond.string_value + " ") {
+        for (char c : std::string(*cond.string_value) + " ") {
           if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
             word += c;
           else if (!word.empty()) {
@@ -206,12 +206,12 @@ void check_filter_after_udf_source(SourceContext& ctx) {
         }
         if (needed.count(col) != 0) break;  // the condition needs the UDF's result
         auto& d = ctx.report(pipeline[i].chain->cell, filter.name_pos,
-                             "`" + filter.name + "` runs after the Python UDF column `" + col +
+                             "`" + std::string(filter.name) + "` runs after the Python UDF column `" + col +
                                  "` is computed, but its condition does not use it: filter first");
-        Fix& f =
-            ctx.attach_fix(d, "Move the filter before the UDF", Applicability::unsafe,
-                           "Apply `." + filter.name + "(" + std::string(cond.text) + ")` before `.withColumn(\"" + col +
-                               "\", ...)`" + (blocked ? ", together with the `withColumn`s it reads" : "") + ".");
+        Fix& f = ctx.attach_fix(d, "Move the filter before the UDF", Applicability::unsafe,
+                                "Apply `." + std::string(filter.name) + "(" + std::string(cond.text) +
+                                    ")` before `.withColumn(\"" + col + "\", ...)`" +
+                                    (blocked ? ", together with the `withColumn`s it reads" : "") + ".");
         // Only within one chain, only above a withColumn (a select could drop the columns it reads),
         // and never above the statement that defines a column it reads.
         if (!blocked && pipeline[k].chain == pipeline[i].chain && prev.name == "withColumn") {

@@ -87,10 +87,10 @@ void check_loop_lineage_growth(SourceContext& ctx) {
       if (l.name == "select" && l.on == pyspark::Link::On::local) continue;
       if (!reported.insert({chain.loop, chain.root}).second) break;
       std::string kind = l.name == "select" ? "projection" : l.name.rfind("union", 0) == 0 ? "union" : "join";
-      auto& d =
-          ctx.report(chain.cell, l.name_pos,
-                     "`" + chain.root + " = " + chain.root + "." + l.name + "(...)` in a loop nests one more " + kind +
-                         " in `" + chain.root + "`'s plan on every turn: planning time grows with each one");
+      auto& d = ctx.report(chain.cell, l.name_pos,
+                           "`" + chain.root + " = " + chain.root + "." + std::string(l.name) +
+                               "(...)` in a loop nests one more " + kind + " in `" + chain.root +
+                               "`'s plan on every turn: planning time grows with each one");
       std::string fix = kind == "union" ? "Collect the parts in a list and union once: "
                                           "`functools.reduce(DataFrame.unionByName, parts)`; or `" +
                                               chain.root + " = " + chain.root + ".localCheckpoint()` every few turns."

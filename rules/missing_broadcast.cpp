@@ -154,7 +154,7 @@ std::string small_because(const pyspark::Chain* c, const LintOptions& options, b
       // broadcasts it by itself under spark.sql.autoBroadcastJoinThreshold.
       if (l.name == "range") return {};
       if (l.name == "table" && !l.args.empty() && l.args[0].value.string_value) {
-        const std::string& t = *l.args[0].value.string_value;
+        const std::string t(*l.args[0].value.string_value);
         for (const auto& s : options.small_tables)
           if (s == t) return "table `" + t + "` is configured as small";
       }
@@ -175,7 +175,7 @@ void check_missing_broadcast_source(SourceContext& ctx) {
       const pyspark::Arg* other = l.arg(0, "other");
       if (other == nullptr || other->value.chain == nullptr) continue;
       const pyspark::Arg* how = l.arg(2, "how");
-      std::string how_text = how != nullptr ? how->value.string_value.value_or("") : "inner";
+      std::string how_text(how != nullptr ? how->value.string_value.value_or("") : "inner");
       if (how_text == "right" || how_text == "right_outer" || how_text == "rightouter" || how_text == "full" ||
           how_text == "outer" || how_text == "full_outer" || how_text == "fullouter")
         continue;  // the right side cannot be broadcast for these join types

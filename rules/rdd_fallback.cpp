@@ -184,7 +184,7 @@ void check_rdd_fallback(SourceContext& ctx) {
         collected = collected || (k == i + 1 && pipeline[k].link->name == "collect");
       }
       std::string msg =
-          "`." + l.name + "` on the DataFrame's RDD runs a Python function per row, outside the optimiser";
+          "`." + std::string(l.name) + "` on the DataFrame's RDD runs a Python function per row, outside the optimiser";
       if (back_to_df) msg += ", and `toDF()` converts the rows back";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);
       if (collected && projection(l) && !back_to_df) {

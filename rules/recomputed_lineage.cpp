@@ -135,7 +135,7 @@ class Graph {
       if (l.name == "count" || l.name == "collect" || l.name == "toPandas" || l.name == "toLocalIterator" ||
           l.name == "foreach" || l.name == "foreachPartition" || l.name == "show" || l.name == "first" ||
           l.name == "take" || l.name == "head")
-        return Action{&c, &l, l.name + "()"};
+        return Action{&c, &l, std::string(l.name) + "()"};
     }
     return std::nullopt;
   }
@@ -325,7 +325,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     // The count is exact when each action reads it once; through self-joins and loops it is a lower
     // bound that Spark's exchange reuse may lower again, so it is not given.
     bool simple = static_cast<int>(reached.size()) == total;
-    const std::string& name = c.assigned_to;
+    const std::string name(c.assigned_to);
     std::string message = "`" + name + "` is computed from its source ";
     if (simple)
       message += std::to_string(total) + " times, once per use: " + uses;

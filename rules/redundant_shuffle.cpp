@@ -179,7 +179,7 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {
       const pyspark::Link& second = *pipeline[i].link;
-      const std::string& m = second.name;
+      const std::string m(second.name);
       bool all_columns = m == "distinct" || (m == "dropDuplicates" && second.args.empty());
       if (!(m == "groupBy" || m == "groupby" || m == "join" || m == "distinct" || m == "dropDuplicates")) continue;
       const pyspark::Step* first = previous_step(pipeline, i);

@@ -87,7 +87,7 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
     if (k == "samplingratio" && literal(value)) out.push_back({key, &value, &pos});
   };
   if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value) {
-    consider(*l.args[0].value.string_value, l.args[1].value, l.name_pos);
+    consider(std::string(*l.args[0].value.string_value), l.args[1].value, l.name_pos);
     return out;
   }
   for (const auto& a : l.args)
@@ -151,8 +151,9 @@ void check_schema_inference(SourceContext& ctx) {
         auto& d = ctx.report(chain.cell, l.name_pos,
                              "JSON read without a schema: Spark reads all the input once to infer it, then again for "
                              "the job");
-        ctx.attach_fix(d, "Give the schema", Applicability::display_only,
-                       "Add `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) before `." + l.name + "(...)`.");
+        ctx.attach_fix(
+            d, "Give the schema", Applicability::display_only,
+            "Add `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) before `." + std::string(l.name) + "(...)`.");
       }
       break;  // the terminal read ends the reader's options
     }

@@ -55,14 +55,14 @@ void check_single_file_write(SourceContext& ctx) {
     bool grouped = rows.rows == pyspark::Rows::grouped;
     auto& d =
         ctx.report(prev->chain->cell, p.name_pos,
-                   "`" + p.name + "(1)` before a write: one task writes all the data" +
+                   "`" + std::string(p.name) + "(1)` before a write: one task writes all the data" +
                        (grouped ? std::string(" (it is " + rows.why + ": one row per key, fine when the keys are few)")
                                 : std::string()));
     if (grouped) d.severity = Severity::info;
-    Fix& f = ctx.attach_fix(
-        d, "Remove `." + p.name + "(1)`",
-        p.name == "coalesce" && !grouped ? Applicability::unsafe : Applicability::display_only,
-        "Write in parallel (drop `." + p.name + "(1)`); if one file is required, merge the files after the job.");
+    Fix& f = ctx.attach_fix(d, "Remove `." + std::string(p.name) + "(1)`",
+                            p.name == "coalesce" && !grouped ? Applicability::unsafe : Applicability::display_only,
+                            "Write in parallel (drop `." + std::string(p.name) +
+                                "(1)`); if one file is required, merge the files after the job.");
     if (p.name == "coalesce" && !grouped)
       SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
   });

@@ -45,7 +45,7 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
     for (const auto& l : chain.links) {
       if (l.name != "withColumn" && l.name != "withColumnRenamed") continue;
       auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + l.name + "` in a loop adds one projection per turn to `" + chain.root +
+                           "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + chain.root +
                                "`'s plan; build the columns in one call");
       ctx.attach_fix(d, "Use withColumns or one select", Applicability::display_only,
                      chain.root + " = " + chain.root + ".withColumns({name: expression for name in ...})");

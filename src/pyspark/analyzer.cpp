@@ -398,7 +398,7 @@ class Analyzer {
   int next_if_ = 0;
   int next_loop_ = 0;
   std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop
-  std::vector<std::string> functions_;                              // open defs, innermost last
+  std::vector<std::string_view> functions_;                         // open defs, innermost last
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::set<std::string, std::less<>> assigned_;                     // names assigned so far
@@ -633,7 +633,7 @@ class Analyzer {
   void collect_columns(TSNode n, Expr& e, int depth, bool sql_string) {
     if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "string")) {
-      std::string v = string_value(n).value_or("");
+      std::string v(string_value(n).value_or(""));
       if (sql_string) {
         std::string word;
         for (char c : v + " ") {
@@ -668,14 +668,21 @@ class Analyzer {
     for (TSNode child : named_children(n)) collect_columns(child, e, depth + 1, false);
   }
 
-  std::optional<std::string> string_value(TSNode n) const {
+  // The literal's contents: a view of the cell when they are one piece, else kept by the model.
+  std::optional<std::string_view> string_value(TSNode n) {
     if (!is_type(n, "string")) return std::nullopt;
-    std::string out;
+    std::string_view first;
+    std::string joined;
+    int pieces = 0;
     for (TSNode c : named_children(n)) {
       if (is_type(c, "interpolation")) return std::nullopt;  // f-string with values: not a literal
-      if (is_type(c, "string_content")) out += text(c);
+      if (!is_type(c, "string_content")) continue;
+      if (++pieces == 1) first = view(c);
+      if (pieces == 2) joined = std::string(first);
+      if (pieces >= 2) joined += view(c);
     }
-    return out;
+    if (pieces <= 1) return first;
+    return m_.keep(std::move(joined));
   }
 
   // [(k, v), ...] (setAll) or {k: v} / map={k: v} (config): the pairs, for configuration settings.
@@ -844,7 +851,7 @@ class Analyzer {
         TSNode args = field(cur, "arguments");
         if (is_type(fn, "attribute")) {
           Link l;
-          l.name = text(field(fn, "attribute"));
+          l.name = view(field(fn, "attribute"));
           l.is_call = true;
           l.name_pos = pos_of(field(fn, "attribute"));
           TSNode obj = field(fn, "object");
@@ -891,7 +898,7 @@ class Analyzer {
       }
       if (is_type(cur, "attribute")) {
         Link l;
-        l.name = text(field(cur, "attribute"));
+        l.name = view(field(cur, "attribute"));
         l.name_pos = pos_of(field(cur, "attribute"));
         TSNode obj = field(cur, "object");
         l.link_pos = pos_of(cur);
@@ -917,7 +924,7 @@ class Analyzer {
       Link first = std::move(links.front());
       links.erase(links.begin());
       c.root_is_call = true;
-      c.root = "pyspark.sql.functions." + first.name;
+      c.root = "pyspark.sql.functions." + std::string(first.name);
       c.root_expr.kind = "call";
       c.root_expr.callee = m_.keep(c.root);
       c.root_expr.pos = first.expr_pos;
@@ -931,7 +938,7 @@ class Analyzer {
     c.links.shrink_to_fit();
     // self.df.cache(): `self.df` is the root, bound where a method of the class assigned it.
     if (!c.root_is_call && c.root == "self" && !c.links.empty() && !c.links.front().is_call) {
-      if (auto it = self_bindings_.find("self." + c.links.front().name); it != self_bindings_.end()) {
+      if (auto it = self_bindings_.find("self." + std::string(c.links.front().name)); it != self_bindings_.end()) {
         c.root = it->first;
         const Pos& p = c.links.front().expr_pos;  // `self.df` as written
         c.root_expr.text = src_.substr(p.start_byte, p.end_byte - p.start_byte);
@@ -1033,7 +1040,7 @@ class Analyzer {
         kind = Kind::dataframe;
     }
     for (std::size_t i = 0; i < c.links.size(); ++i) {
-      const std::string& name = c.links[i].name;
+      std::string_view name = c.links[i].name;
       Kind before = kind;
       c.links[i].on = local                     ? Link::On::local
                       : kind == Kind::dataframe ? Link::On::dataframe
@@ -1134,7 +1141,7 @@ class Analyzer {
       std::string name = text(left);
       note_constant(name, right, depth);
       if (chain != nullptr) {
-        const_cast<Chain*>(chain)->assigned_to = name;
+        const_cast<Chain*>(chain)->assigned_to = view(left);
         bind(name, chain);
         note_udf_binding(name, *chain);
       } else if (is_type(right, "identifier") && bindings_.count(text(right)) != 0) {
@@ -1146,13 +1153,13 @@ class Analyzer {
           for (std::uint32_t i : {0U, 2U}) {
             TSNode branch = unparen(ts_node_named_child(right, i));
             if (is_type(branch, "call") || is_type(branch, "attribute"))
-              if (const Chain* c = build_chain(branch, depth + 1)) const_cast<Chain*>(c)->assigned_to = name;
+              if (const Chain* c = build_chain(branch, depth + 1)) const_cast<Chain*>(c)->assigned_to = view(left);
           }
       }
     } else if (is_type(left, "attribute") && text(field(left, "object")) == "self") {
       std::string name = "self." + text(field(left, "attribute"));
       if (chain != nullptr) {
-        const_cast<Chain*>(chain)->assigned_to = name;
+        const_cast<Chain*>(chain)->assigned_to = m_.keep(name);
         self_bindings_[name] = chain;
       } else {
         self_bindings_.erase(name);
@@ -1216,7 +1223,7 @@ class Analyzer {
       const Expr& fn = reg.args[1].value;
       // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
       if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
-      UdfDef u{reg.args[0].value.string_value.value_or(""),
+      UdfDef u{std::string(reg.args[0].value.string_value.value_or("")),
                UdfKind::row,
                c.pos,
                c.cell,
@@ -1580,7 +1587,7 @@ class Analyzer {
         if (is_type(value, "call") || is_type(value, "attribute")) r = build_chain(value, depth + 1);
         if (is_type(value, "identifier"))
           if (auto it = bindings_.find(text(value)); it != bindings_.end()) r = it->second;
-        if (r != nullptr) m_.functions[functions_.back()].returns.push_back(r);
+        if (r != nullptr) m_.functions[std::string(functions_.back())].returns.push_back(r);
       }
       visit_children_of_chain(value, depth + 1);
       return;
@@ -1591,7 +1598,7 @@ class Analyzer {
       auto saved_targets = loop_targets_;
       loop_targets_.clear();
       note_function(n);
-      functions_.push_back(text(field(n, "name")));
+      functions_.push_back(view(field(n, "name")));
       visit(field(n, "body"), depth + 1);
       functions_.pop_back();
       loop_targets_ = std::move(saved_targets);

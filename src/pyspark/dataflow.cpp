@@ -109,7 +109,7 @@ bool all_aggregates(const Link& l, bool sql_strings) {
 
 // The text of a string literal, f-strings included (their {placeholders} stay as they are).
 std::string string_text(const Expr& e) {
-  if (e.string_value) return *e.string_value;
+  if (e.string_value) return std::string(*e.string_value);
   if (e.kind != "string") return {};
   std::size_t q = e.text.find_first_of("\"'");
   if (q == std::string::npos) return {};
@@ -287,7 +287,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   bool grouping = false;
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
-    const std::string& n = l.name;
+    const std::string n(l.name);
     if (!l.is_call) continue;
     if (n == "groupBy" || n == "groupby" || n == "rollup" || n == "cube" || n == "groupingSets") {
       grouping = true;

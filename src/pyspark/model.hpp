@@ -30,8 +30,8 @@ struct Expr {
   std::string_view text;
   Pos pos;
   std::string_view kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
-  std::optional<std::string> string_value;  // plain string literal
-  std::optional<std::int64_t> int_value;    // integer literal (also negative)
+  std::optional<std::string_view> string_value;  // plain string literal (viewed, or kept by the model)
+  std::optional<std::int64_t> int_value;         // integer literal (also negative)
   std::optional<bool> bool_value;
   std::string_view callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col"), kept by the model
   std::vector<std::string> column_names;      // columns it names: "k", F.col("k"), df.k, df["k"]
@@ -56,7 +56,7 @@ struct Arg {
 
 // One link of a chain: `.name(args)` or, when is_call is false, an attribute `.name`.
 struct Link {
-  std::string name;
+  std::string_view name;  // as written (a view of the cell)
   bool is_call = false;
   std::vector<Arg> args;
   Pos name_pos;  // the method name
@@ -86,7 +86,7 @@ struct Chain {
   int cell = 1;
   int statement = 0;  // order of the enclosing statement in the file
   bool in_loop = false;
-  std::string assigned_to;  // `name = <chain>` (simple names only)
+  std::string_view assigned_to;  // `name = <chain>` (simple names only; a view of the cell)
   bool is_dataframe = false;
   bool is_rdd = false;               // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
   bool rdd_of_dataframe = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
@@ -95,7 +95,7 @@ struct Chain {
   bool window_spec = false;          // a window specification: Window.partitionBy(...).orderBy(...)
   int loop = 0;                      // the innermost loop around the chain (numbered from 1), 0 outside loops
   bool root_is_loop_target = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
-  std::string function;              // the enclosing def, "" at module level
+  std::string_view function;         // the enclosing def, "" at module level (a view of the cell)
   // The if-statement branches around the chain, outermost first: (if statement number, branch:
   // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
   // if statement never both run in one pass.
