@@ -915,7 +915,6 @@ class Analyzer {
       c.root = text(cur);
       c.root_expr.text = view(cur);
       c.root_expr.pos = pos_of(cur);
-      c.root_expr.kind = node_type(cur);
       break;
     }
     std::reverse(links.begin(), links.end());
@@ -925,14 +924,8 @@ class Analyzer {
       links.erase(links.begin());
       c.root_is_call = true;
       c.root = "pyspark.sql.functions." + std::string(first.name);
-      c.root_expr.kind = "call";
-      c.root_expr.callee = m_.keep(c.root);
       c.root_expr.pos = first.expr_pos;
-      c.root_args = first.args;
-      for (const auto& a : first.args) {
-        if (c.root_expr.chain == nullptr && a.value.chain != nullptr) c.root_expr.chain = a.value.chain;
-        for (const auto& name : a.value.column_names) c.root_expr.column_names.push_back(name);
-      }
+      c.root_args = std::move(first.args);
     }
     c.links = std::move(links);
     c.links.shrink_to_fit();
@@ -957,31 +950,24 @@ class Analyzer {
     return &c;
   }
 
-  Expr make_root_call(TSNode call, int depth, std::vector<Arg>& args_out) {
-    Expr e;
-    e.text = view(call);
-    e.pos = pos_of(call);
-    e.kind = "call";
-    e.callee = m_.keep(m_.qualify(dotted(field(call, "function"))));
+  // The root call as written; its arguments (SparkConf(), broadcast(df), Window.orderBy(...)) go
+  // to args_out, each read as an expression of its own for rules that look inside (broadcast(x)).
+  Chain::Root make_root_call(TSNode call, int depth, std::vector<Arg>& args_out) {
+    Chain::Root root{view(call), pos_of(call)};
     TSNode args = field(call, "arguments");
-    // The arguments of a root call (SparkConf(), broadcast(df), Window.orderBy(...)) are visited as
-    // expressions of their own; keep the first one for rules that look inside (broadcast(x)).
     if (depth < kMaxDepth) {
       const std::vector<TSNode>& arg_nodes = named_children(args);
       args_out.reserve(arg_nodes.size());
       for (TSNode a : arg_nodes) {
         if (is_type(a, "comment")) continue;
         Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
-        if (!e.chain && arg.chain) e.chain = arg.chain;
-        for (auto& name : arg.column_names) e.column_names.push_back(name);
-        if (e.identifiers.empty()) e.identifiers.push_back(arg.text);
         Arg out;
         if (is_type(a, "keyword_argument")) out.keyword = view(field(a, "name"));
         out.value = std::move(arg);
         args_out.push_back(std::move(out));
       }
     }
-    return e;
+    return root;
   }
 
   // x.select(...) on an untyped name: an RDD has no select(), so in a file that imports PySpark it

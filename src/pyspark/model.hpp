@@ -80,7 +80,11 @@ struct Step {
 struct Chain {
   std::string root;  // identifier at the start ("spark", "df"), or the callee for a call root
   bool root_is_call = false;
-  Expr root_expr;
+  // Where the chain starts, as written: the root name or the root call (`spark`, `F.udf(...)`).
+  struct Root {
+    std::string_view text;
+    Pos pos;
+  } root_expr;
   std::vector<Link> links;
   Pos pos;
   int cell = 1;
