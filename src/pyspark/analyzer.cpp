@@ -7,6 +7,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <unordered_map>
 
 #include "pyspark/model.hpp"
@@ -132,8 +133,49 @@ std::uint32_t child_count(TSNode n) { return is_null(n) ? 0 : ts_node_child_coun
 // real code: the walk, chain building, expressions, columns). Each list is read once with a cursor
 // and kept for the analysis of one file: ChildCache is installed by the Analyzer for its lifetime
 // (the trees outlive it, so a node's identity, its subtree and tree, cannot be reused meanwhile).
+// A run of sibling nodes, kept in a NodeArena.
+class NodeSpan {
+ public:
+  NodeSpan() = default;
+  NodeSpan(const TSNode* first, std::size_t count) : first_(first), count_(count) {}
+  [[nodiscard]] const TSNode* begin() const { return first_; }
+  [[nodiscard]] const TSNode* end() const { return first_ + count_; }
+  [[nodiscard]] std::size_t size() const { return count_; }
+  [[nodiscard]] bool empty() const { return count_ == 0; }
+  const TSNode& operator[](std::size_t i) const { return first_[i]; }
+
+ private:
+  const TSNode* first_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+// Child lists in blocks that never move: no allocation per node, and a span stays valid while
+// nested lists are added (until clear()).
+class NodeArena {
+ public:
+  TSNode* take(std::size_t n) {
+    if (used_ + n > capacity_) {
+      capacity_ = std::max<std::size_t>(kBlock, n);
+      blocks_.push_back(std::make_unique<TSNode[]>(capacity_));
+      used_ = 0;
+    }
+    TSNode* out = blocks_.back().get() + used_;
+    used_ += n;
+    return out;
+  }
+  void clear() {
+    blocks_.clear();
+    used_ = capacity_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 4096;
+  std::vector<std::unique_ptr<TSNode[]>> blocks_;
+  std::size_t used_ = 0, capacity_ = 0;
+};
+
 struct ChildLists {
-  std::vector<TSNode> all, named;
+  NodeSpan all, named;
 };
 struct NodeKey {
   const void* id;
@@ -145,44 +187,80 @@ struct NodeKeyHash {
     return std::hash<const void*>()(k.id) ^ (std::hash<const void*>()(k.tree) << 1);
   }
 };
-using ChildCache = std::unordered_map<NodeKey, ChildLists, NodeKeyHash>;
+struct ChildCache {
+  std::unordered_map<NodeKey, ChildLists, NodeKeyHash> lists;
+  NodeArena nodes;
+  [[nodiscard]] std::size_t size() const { return lists.size(); }
+  void clear() {
+    lists.clear();
+    nodes.clear();
+  }
+};
 thread_local ChildCache* child_cache = nullptr;
-thread_local std::deque<ChildLists> orphan_children;
+thread_local NodeArena orphan_children;
 
-ChildLists read_children(TSNode n) {
-  ChildLists out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
+// One cursor per thread, reset to each node (a new cursor allocates its stack).
+struct ReusedCursor {
+  TSTreeCursor cursor{};
+  bool made = false;
+  TSTreeCursor& at(TSNode n) {
+    if (made) {
+      ts_tree_cursor_reset(&cursor, n);
+    } else {
+      cursor = ts_tree_cursor_new(n);
+      made = true;
+    }
+    return cursor;
+  }
+  ReusedCursor() = default;
+  ReusedCursor(const ReusedCursor&) = delete;
+  ReusedCursor& operator=(const ReusedCursor&) = delete;
+  ~ReusedCursor() {
+    if (made) ts_tree_cursor_delete(&cursor);
+  }
+};
+
+ChildLists read_children(TSNode n, NodeArena& arena) {
+  thread_local std::vector<TSNode> all;
+  thread_local ReusedCursor reused;
+  all.clear();
+  std::size_t named = 0;
+  TSTreeCursor& cursor = reused.at(n);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       TSNode c = ts_tree_cursor_current_node(&cursor);
-      out.all.push_back(c);
-      if (ts_node_is_named(c)) out.named.push_back(c);
+      all.push_back(c);
+      if (ts_node_is_named(c)) ++named;
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
-  ts_tree_cursor_delete(&cursor);
-  return out;
+  if (all.empty()) return {};
+  TSNode* out = arena.take(all.size() + named);
+  std::copy(all.begin(), all.end(), out);
+  TSNode* named_out = out + all.size();
+  for (TSNode c : all)
+    if (ts_node_is_named(c)) *named_out++ = c;
+  return {NodeSpan(out, all.size()), NodeSpan(out + all.size(), named)};
 }
 
-const ChildLists& child_lists(TSNode n) {
+ChildLists child_lists(TSNode n) {
   if (child_cache == nullptr) {
     // No Analyzer running (a helper called on its own): read each time, kept until the next
-    // Analyzer starts so that a caller's reference stays valid while it reads nested children.
-    return orphan_children.emplace_back(read_children(n));
+    // Analyzer starts so that a caller's span stays valid while it reads nested children.
+    return read_children(n, orphan_children);
   }
   NodeKey key{n.id, n.tree};
-  auto it = child_cache->find(key);
-  if (it == child_cache->end()) it = child_cache->emplace(key, read_children(n)).first;
+  auto it = child_cache->lists.find(key);
+  if (it == child_cache->lists.end()) it = child_cache->lists.emplace(key, read_children(n, child_cache->nodes)).first;
   return it->second;
 }
 
-const std::vector<TSNode>& children_of(TSNode n, bool named_only) {
-  static const std::vector<TSNode> none;
-  if (is_null(n)) return none;
-  const ChildLists& lists = child_lists(n);
+NodeSpan children_of(TSNode n, bool named_only) {
+  if (is_null(n)) return {};
+  const ChildLists lists = child_lists(n);
   return named_only ? lists.named : lists.all;
 }
-const std::vector<TSNode>& named_children(TSNode n) { return children_of(n, true); }
-const std::vector<TSNode>& all_children(TSNode n) { return children_of(n, false); }
+NodeSpan named_children(TSNode n) { return children_of(n, true); }
+NodeSpan all_children(TSNode n) { return children_of(n, false); }
 
 extern "C" const TSLanguage* tree_sitter_python();
 
@@ -325,7 +403,9 @@ class Analyzer {
         }
         // The module statement by statement (as visit(root) would): between two statements nothing
         // holds a child list, so a large file's cache is dropped there and never grows with the file.
-        const std::vector<TSNode> top = all_children(root);
+        // A copy: the cache (and its node blocks) is dropped between statements.
+        const NodeSpan top_span = all_children(root);
+        const std::vector<TSNode> top(top_span.begin(), top_span.end());
         for (TSNode c : top) {
           if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, 1);
           if (children_.size() > kChildCacheLimit) children_.clear();
@@ -857,7 +937,7 @@ class Analyzer {
           TSNode obj = field(fn, "object");
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
-          const std::vector<TSNode>& arg_nodes = named_children(args);
+          const NodeSpan arg_nodes = named_children(args);
           l.args.reserve(arg_nodes.size());  // exactly: a large file holds many of these
           for (TSNode a : arg_nodes) {
             if (is_type(a, "comment")) continue;
@@ -956,7 +1036,7 @@ class Analyzer {
     Chain::Root root{view(call), pos_of(call)};
     TSNode args = field(call, "arguments");
     if (depth < kMaxDepth) {
-      const std::vector<TSNode>& arg_nodes = named_children(args);
+      const NodeSpan arg_nodes = named_children(args);
       args_out.reserve(arg_nodes.size());
       for (TSNode a : arg_nodes) {
         if (is_type(a, "comment")) continue;
