@@ -8,6 +8,7 @@
 
 #include "lint/engine.hpp"
 #include "lint/rule.hpp"
+#include "pyspark/model.hpp"
 #include "pyspark/notebook.hpp"
 #include "test_util.hpp"
 
@@ -252,4 +253,27 @@ TEST_CASE("each source rule's documented example fires and its fix does not", "[
     CHECK(fired(blocks[0]));
     CHECK(!fired(blocks[1]));
   }
+}
+
+// Past one run, a syntax error stops the analysis where it is: it is reported at its own line, and
+// the statements of the runs before it are analysed (a small file with an error gives no findings).
+TEST_CASE("a syntax error in a later run of a large file is reported at its line", "[source]") {
+  std::string text = "from pyspark.sql import SparkSession\nspark = SparkSession.builder.getOrCreate()\n";
+  std::uint32_t lines = 2;
+  while (text.size() < 3 * planlint::pyspark::kPythonChunkBytes) {
+    text += "rows" + std::to_string(lines) + " = spark.table(\"t\").collect()\n";
+    ++lines;
+  }
+  text += "def broken(:\n    pass\n";
+  FileResult r = lint_source_text("large.py", text, every_rule());
+  std::size_t collects = 0;
+  const Diagnostic* syntax = nullptr;
+  for (const auto& d : r.diagnostics) {
+    if (d.rule->name == "collect-large") ++collects;
+    if (d.rule == &python_syntax_rule()) syntax = &d;
+  }
+  REQUIRE(syntax != nullptr);
+  CHECK(syntax->location.line == lines + 1);
+  CHECK(collects > 0);
+  CHECK(collects < lines - 2);  // the run holding the error is not analysed
 }
