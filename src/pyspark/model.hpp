@@ -90,7 +90,7 @@ struct Chain {
   int cell = 1;
   int statement = 0;  // order of the enclosing statement in the file
   bool in_loop = false;
-  std::string_view assigned_to;  // `name = <chain>` (simple names only; a view of the cell)
+  std::string_view assigned_to;  // `name = <chain>` (simple names; `self.x` is kept by the model)
   bool is_dataframe = false;
   bool is_rdd = false;               // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
   bool rdd_of_dataframe = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
