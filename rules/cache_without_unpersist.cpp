@@ -49,7 +49,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   bool clear_all = false;
   for (const auto& c : m.chains) {
     for (const auto& l : c.links) {
-      if (l.name == "unpersist" && !c.root_is_call) released.insert(c.root);
+      if (l.name == "unpersist" && !c.root_is_call) released.emplace(c.root);
       if (l.name == "clearCache") clear_all = true;
     }
   }
@@ -62,8 +62,8 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // A few literal rows or a limit(5) hold next to no executor memory.
     auto pipeline = c.pipeline();
     if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size() - 1).rows)) continue;
-    std::string name =
-        !c.assigned_to.empty() ? std::string(c.assigned_to) : (c.links.size() == 1 ? c.root : std::string());
+    std::string name = !c.assigned_to.empty() ? std::string(c.assigned_to)
+                                              : (c.links.size() == 1 ? std::string(c.root) : std::string());
     if (name.empty() || released.count(name) != 0) continue;
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +

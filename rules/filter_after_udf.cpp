@@ -165,7 +165,7 @@ void check_filter_after_udf_source(SourceContext& ctx) {
       const pyspark::Link& filter = *pipeline[i].link;
       if ((filter.name != "filter" && filter.name != "where") || filter.args.empty()) continue;
       const pyspark::Expr& cond = filter.args[0].value;
-      std::vector<std::string> cond_cols = cond.column_names;
+      std::vector<std::string> cond_cols(cond.column_names.begin(), cond.column_names.end());
       if (cond.string_value) {  // SQL expression string: its words are the columns
         cond_cols.clear();
         std::string word;

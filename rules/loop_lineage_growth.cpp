@@ -81,21 +81,21 @@ void check_loop_lineage_growth(SourceContext& ctx) {
       if (turns >= 0 && turns <= 3) continue;
     }
     if (!carried_across_turns(chain)) continue;
-    if (lineage_cut_in_loop(m, chain.loop, chain.root)) continue;
+    const std::string root(chain.root);
+    if (lineage_cut_in_loop(m, chain.loop, root)) continue;
     for (const auto& l : chain.links) {
       if (!l.is_call || growing.count(l.name) == 0) continue;
       if (l.name == "select" && l.on == pyspark::Link::On::local) continue;
-      if (!reported.insert({chain.loop, chain.root}).second) break;
+      if (!reported.insert({chain.loop, root}).second) break;
       std::string kind = l.name == "select" ? "projection" : l.name.rfind("union", 0) == 0 ? "union" : "join";
       auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + chain.root + " = " + chain.root + "." + std::string(l.name) +
-                               "(...)` in a loop nests one more " + kind + " in `" + chain.root +
-                               "`'s plan on every turn: planning time grows with each one");
+                           "`" + root + " = " + root + "." + std::string(l.name) + "(...)` in a loop nests one more " +
+                               kind + " in `" + root + "`'s plan on every turn: planning time grows with each one");
       std::string fix = kind == "union" ? "Collect the parts in a list and union once: "
                                           "`functools.reduce(DataFrame.unionByName, parts)`; or `" +
-                                              chain.root + " = " + chain.root + ".localCheckpoint()` every few turns."
-                        : kind == "join" ? "Join once on all keys (or the combined lookup table), or `" + chain.root +
-                                               " = " + chain.root + ".localCheckpoint()` every few turns."
+                                              root + " = " + root + ".localCheckpoint()` every few turns."
+                        : kind == "join" ? "Join once on all keys (or the combined lookup table), or `" + root + " = " +
+                                               root + ".localCheckpoint()` every few turns."
                                          : "Build the column list in the loop and call `select` once after it.";
       ctx.attach_fix(d, "Combine once, or cut the lineage", Applicability::display_only, fix);
       break;

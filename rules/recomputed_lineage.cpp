@@ -347,10 +347,12 @@ void check_recomputed_lineage(SourceContext& ctx) {
     // cache() + unpersist() after the last action, when both edits sit in the definition's block.
     const Action& last = reached.back();
     std::string_view text = ctx.cell_text(c.cell);
-    bool same_block = last.chain->cell == c.cell && last.chain->branches == c.branches && last.chain->loop == c.loop &&
-                      last.chain->function == c.function && c.pos.end_byte <= text.size() &&
-                      last.chain->pos.end_byte <= text.size() &&
-                      indentation(text, last.chain->pos.start_byte) == indentation(text, c.pos.start_byte);
+    bool same_block =
+        last.chain->cell == c.cell &&
+        std::equal(last.chain->branches.begin(), last.chain->branches.end(), c.branches.begin(), c.branches.end()) &&
+        last.chain->loop == c.loop && last.chain->function == c.function && c.pos.end_byte <= text.size() &&
+        last.chain->pos.end_byte <= text.size() &&
+        indentation(text, last.chain->pos.start_byte) == indentation(text, c.pos.start_byte);
     std::string indent = indentation(text, c.pos.start_byte);
     std::string suggestion = name + " = ...cache()  # then " + name + ".unpersist() after the last use";
     if (!shuffles)

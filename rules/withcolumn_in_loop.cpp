@@ -42,13 +42,14 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
   for (const auto& chain : ctx.model().chains) {
     if (!chain.in_loop || chain.assigned_to.empty() || chain.assigned_to != chain.root || chain.root_is_call) continue;
     if (!carried_across_turns(chain)) continue;
+    const std::string root(chain.root);
     for (const auto& l : chain.links) {
       if (l.name != "withColumn" && l.name != "withColumnRenamed") continue;
       auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + chain.root +
+                           "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + root +
                                "`'s plan; build the columns in one call");
       ctx.attach_fix(d, "Use withColumns or one select", Applicability::display_only,
-                     chain.root + " = " + chain.root + ".withColumns({name: expression for name in ...})");
+                     root + " = " + root + ".withColumns({name: expression for name in ...})");
       break;
     }
   }

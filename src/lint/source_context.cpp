@@ -69,7 +69,7 @@ std::vector<std::string> column_args(const pyspark::Link& link) {
   for (const auto& a : link.args) {
     if (!a.keyword.empty() && a.keyword != "cols" && a.keyword != "on" && a.keyword != "subset") continue;
     if (a.value.int_value) continue;
-    for (const auto& c : a.value.column_names) out.push_back(c);
+    for (const auto& c : a.value.column_names) out.emplace_back(c);
   }
   return out;
 }

@@ -239,7 +239,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       bool whole_line = begin == 0 || text[begin - 1] == '\n';
       Fix& f =
           unused.attach_fix(d, "Remove the directive", whole_line ? Applicability::display_only : Applicability::safe,
-                            "Delete `" + comment->text + "`.");
+                            "Delete `" + std::string(comment->text) + "`.");
       if (!whole_line) SourceContext::add_edit(f, key.first, begin, comment->pos.end_byte, "");
       for (auto& e : d.fix->edits) {
         e.range.path = file.path;
@@ -253,6 +253,9 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       result.diagnostics.push_back(std::move(d));
     }
   }
+  // The analysis is done: its memory goes before the quoted lines are copied out.
+  model = pyspark::SourceModel();
+  starts_by_cell.clear();
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
@@ -260,10 +263,17 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // Every line number stays valid; only the lines findings quote keep their text, as in a cached
   // result (a large file's result is then a fraction of it).
   const QuotedLines quoted = quoted_lines(result);
-  const std::vector<std::string_view> raw_lines = util::line_views_without_eol(file.raw);
-  result.lines.resize(raw_lines.size());
-  for (std::uint32_t n : quoted.file_lines)
-    if (n >= 1 && n <= raw_lines.size()) result.lines[n - 1] = std::string(raw_lines[n - 1]);
+  std::string with_bom;  // a plain .py file keeps its text in its cell, and only a byte-order mark in raw
+  std::string_view as_read = file.raw;
+  if (file.kind == pyspark::SourceKind::python && !file.cells.empty()) {
+    as_read = file.cells.front().unmasked();
+    if (!file.raw.empty()) as_read = with_bom = file.raw + file.cells.front().unmasked();
+  }
+  result.lines.resize(util::line_count(as_read));
+  if (!quoted.file_lines.empty())
+    util::for_each_line_without_eol(as_read, [&](std::size_t n, std::string_view line) {
+      if (quoted.file_lines.count(static_cast<std::uint32_t>(n)) != 0) result.lines[n - 1] = std::string(line);
+    });
   if (notebook) {
     int max_cell = 0;
     for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <unordered_map>
 
 #include "pyspark/model.hpp"
@@ -412,6 +413,7 @@ class Analyzer {
           // Chains are found again by their bytes within one statement only. Kept longer, a chain
           // at the same bytes of a later cell would be taken for this one.
           built_.clear();
+          noted_.clear();  // only this statement's chains can be noted again
         }
       }
     }
@@ -475,6 +477,9 @@ class Analyzer {
   std::optional<Expr::Lambda> first_lambda_;
   std::vector<int> loops_;                     // open loops, innermost last
   std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
+  // ... as chains see them: kept once by the model each time they change.
+  std::span<const std::pair<int, int>> branches_kept_;
+  bool branches_changed_ = false;
   int next_if_ = 0;
   int next_loop_ = 0;
   std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop
@@ -516,7 +521,7 @@ class Analyzer {
         if (f == m_.functions.end()) continue;
         const auto& params = f->second.params;
         if (std::find(params.begin(), params.end(), c.root) == params.end()) continue;
-        changed = f->second.dataframe_params.insert(c.root).second || changed;
+        changed = f->second.dataframe_params.emplace(c.root).second || changed;
       }
       for (auto& [name, f] : m_.functions)
         for (const Chain* r : f.returns)
@@ -713,14 +718,14 @@ class Analyzer {
   void collect_columns(TSNode n, Expr& e, int depth, bool sql_string) {
     if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "string")) {
-      std::string v(string_value(n).value_or(""));
+      std::string_view v = string_value(n).value_or("");
       if (sql_string) {
         std::string word;
-        for (char c : v + " ") {
+        for (char c : std::string(v) + " ") {
           if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
             word += c;
           } else if (!word.empty()) {
-            if (!std::isdigit(static_cast<unsigned char>(word[0]))) e.column_names.push_back(word);
+            if (!std::isdigit(static_cast<unsigned char>(word[0]))) e.column_names.push_back(m_.keep(word));
             word.clear();
           }
         }
@@ -729,11 +734,10 @@ class Analyzer {
       }
       return;
     }
-    if (is_type(n, "identifier")) e.identifiers.push_back(view(n));
     if (is_type(n, "attribute")) {
       TSNode obj = field(n, "object");
       if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0)
-        e.column_names.push_back(text(field(n, "attribute")));
+        e.column_names.push_back(view(field(n, "attribute")));
     }
     if (is_type(n, "call")) {
       std::string callee = m_.qualify(dotted(field(n, "function")));
@@ -921,7 +925,13 @@ class Analyzer {
     c.in_loop = loop_depth_ > 0;
     c.loop = loops_.empty() ? 0 : loops_.back();
     if (!functions_.empty()) c.function = functions_.back();
-    c.branches = branches_;
+    if (branches_changed_) {
+      branches_kept_ = branches_.empty()
+                           ? std::span<const std::pair<int, int>>()
+                           : std::span<const std::pair<int, int>>(m_.branch_lists.emplace_back(branches_));
+      branches_changed_ = false;
+    }
+    c.branches = branches_kept_;
     c.pos = pos_of(n);
     TSNode cur = n;
     std::vector<Link> links;
@@ -970,8 +980,8 @@ class Analyzer {
           continue;
         }
         c.root_is_call = true;
-        c.root = m_.qualify(dotted(fn));
-        if (c.root.empty()) c.root = text(fn);
+        c.root = m_.keep(m_.qualify(dotted(fn)));
+        if (c.root.empty()) c.root = view(fn);
         c.root_expr = make_root_call(cur, depth + 1, c.root_args);
         if (is_type(fn, "identifier")) calls_.push_back(&c);
         break;
@@ -992,7 +1002,7 @@ class Analyzer {
         cur = unparen(cur);
         continue;
       }
-      c.root = text(cur);
+      c.root = view(cur);
       c.root_expr.text = view(cur);
       c.root_expr.pos = pos_of(cur);
       break;
@@ -1003,7 +1013,7 @@ class Analyzer {
       Link first = std::move(links.front());
       links.erase(links.begin());
       c.root_is_call = true;
-      c.root = "pyspark.sql.functions." + std::string(first.name);
+      c.root = m_.keep("pyspark.sql.functions." + std::string(first.name));
       c.root_expr.pos = first.expr_pos;
       c.root_args = std::move(first.args);
     }
@@ -1012,7 +1022,7 @@ class Analyzer {
     // self.df.cache(): `self.df` is the root, bound where a method of the class assigned it.
     if (!c.root_is_call && c.root == "self" && !c.links.empty() && !c.links.front().is_call) {
       if (auto it = self_bindings_.find("self." + std::string(c.links.front().name)); it != self_bindings_.end()) {
-        c.root = it->first;
+        c.root = m_.keep(it->first);
         const Pos& p = c.links.front().expr_pos;  // `self.df` as written
         c.root_expr.text = src_.substr(p.start_byte, p.end_byte - p.start_byte);
         c.links.erase(c.links.begin());
@@ -1261,7 +1271,7 @@ class Analyzer {
   }
 
   // UserDefinedFunction(f, T): the Spark 1.x/2.x class behind udf().
-  static bool is_user_defined_function(const std::string& root) {
+  static bool is_user_defined_function(std::string_view root) {
     return root == "UserDefinedFunction" || root == "pyspark.sql.udf.UserDefinedFunction" ||
            root == "pyspark.sql.functions.UserDefinedFunction";
   }
@@ -1447,7 +1457,7 @@ class Analyzer {
   void note_function(TSNode def) {
     FunctionInfo& f = m_.functions[text(field(def, "name"))];
     f.params.clear();
-    f.body = text(field(def, "body")).substr(0, std::size_t{16} * 1024);
+    f.body = view(field(def, "body")).substr(0, std::size_t{16} * 1024);
     TSNode params = field(def, "parameters");
     auto is_dataframe_type = [&](TSNode type) {
       std::string t = text(type);
@@ -1593,7 +1603,7 @@ class Analyzer {
     if (too_deep(n, depth) || is_null(n)) return;
     std::string_view t = node_type(n);
     if (t == "comment") {
-      m_.comments.push_back({pos_of(n), text(n), cell_->number});
+      m_.comments.push_back({pos_of(n), view(n), cell_->number});
       return;
     }
     if (t == "import_statement") return handle_import(n);
@@ -1611,8 +1621,10 @@ class Analyzer {
       visit(field(n, "condition"), depth + 1);
       int id = ++next_if_;
       branches_.emplace_back(id, 0);
+      branches_changed_ = true;
       visit(field(n, "consequence"), depth + 1);
       branches_.pop_back();
+      branches_changed_ = true;
       int branch = 1;
       for (TSNode c : all_children(n)) {
         if (is_type(c, "comment")) {
@@ -1621,8 +1633,10 @@ class Analyzer {
         }
         if (!is_type(c, "elif_clause") && !is_type(c, "else_clause")) continue;
         branches_.emplace_back(id, branch++);
+        branches_changed_ = true;
         visit(c, depth + 1);
         branches_.pop_back();
+        branches_changed_ = true;
       }
       return;
     }

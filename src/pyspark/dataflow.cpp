@@ -86,9 +86,9 @@ bool is_aggregate_arg(const Expr& e, bool sql_strings) {
     return !f.empty() && is_aggregate_name(f) && lower(*e.string_value).find(" over") == std::string::npos;
   }
   if (e.chain != nullptr && e.chain->root_is_call) {
-    const std::string& root = e.chain->root;
+    std::string_view root = e.chain->root;
     auto dot = root.rfind('.');
-    std::string fn = dot == std::string::npos ? root : root.substr(dot + 1);
+    std::string fn(dot == std::string_view::npos ? root : root.substr(dot + 1));
     bool wrappers_only = std::all_of(e.chain->links.begin(), e.chain->links.end(), [](const Link& l) {
       return l.name == "alias" || l.name == "cast" || l.name == "name" || l.name == "astype";
     });

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -32,11 +33,9 @@ struct Expr {
   std::string_view kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
   std::optional<std::string_view> string_value;  // plain string literal (viewed, or kept by the model)
   std::optional<std::int64_t> int_value;         // integer literal (also negative)
-  std::optional<bool> bool_value;
   std::string_view callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col"), kept by the model
-  std::vector<std::string> column_names;      // columns it names: "k", F.col("k"), df.k, df["k"]
-  std::vector<std::string_view> identifiers;  // every identifier used inside
-  const Chain* chain = nullptr;               // when the expression is a method chain (df.limit(5), broadcast(x))
+  std::vector<std::string_view> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"] (viewed)
+  const Chain* chain = nullptr;                // when the expression is a method chain (df.limit(5), broadcast(x))
   struct Lambda {
     std::vector<std::string_view> params;
     std::string_view body;
@@ -47,6 +46,7 @@ struct Expr {
   // (a variable, `F.expr(...)`).
   enum class Condition : std::uint8_t { unknown, keys, equality, no_equality };
   Condition condition = Condition::unknown;
+  std::optional<bool> bool_value;  // True / False
 };
 
 struct Arg {
@@ -78,8 +78,8 @@ struct Step {
 };
 
 struct Chain {
-  std::string root;  // identifier at the start ("spark", "df"), or the callee for a call root
-  bool root_is_call = false;
+  // Declared largest first, the flags last: a large file holds many chains.
+  std::string_view root;  // identifier at the start ("spark", "df"), or the callee for a call root (viewed or kept)
   // Where the chain starts, as written: the root name or the root call (`spark`, `F.udf(...)`).
   struct Root {
     std::string_view text;
@@ -87,26 +87,27 @@ struct Chain {
   } root_expr;
   std::vector<Link> links;
   Pos pos;
+  std::string_view assigned_to;  // `name = <chain>` (simple names; `self.x` is kept by the model)
+  std::string_view function;     // the enclosing def, "" at module level (a view of the cell)
+  // The if-statement branches around the chain, outermost first: (if statement number, branch:
+  // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
+  // if statement never both run in one pass.
+  std::span<const std::pair<int, int>> branches;  // kept by the model
+  std::vector<Arg> root_args;                     // the arguments of a root call: load(path), f(df, "k")
+  const Chain* bound = nullptr;                   // the chain `root` was bound to when this one ran
+  std::optional<Pos> whole_statement;             // the chain is a whole expression statement: its removal range
   int cell = 1;
   int statement = 0;  // order of the enclosing statement in the file
+  int loop = 0;       // the innermost loop around the chain (numbered from 1), 0 outside loops
+  bool root_is_call = false;
   bool in_loop = false;
-  std::string_view assigned_to;  // `name = <chain>` (simple names; `self.x` is kept by the model)
   bool is_dataframe = false;
   bool is_rdd = false;               // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
   bool rdd_of_dataframe = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
   bool is_session = false;           // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
   bool ends_local = false;           // its value lives on the driver: toPandas(), collect(), count()...
   bool window_spec = false;          // a window specification: Window.partitionBy(...).orderBy(...)
-  int loop = 0;                      // the innermost loop around the chain (numbered from 1), 0 outside loops
   bool root_is_loop_target = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
-  std::string_view function;         // the enclosing def, "" at module level (a view of the cell)
-  // The if-statement branches around the chain, outermost first: (if statement number, branch:
-  // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
-  // if statement never both run in one pass.
-  std::vector<std::pair<int, int>> branches;
-  std::vector<Arg> root_args;          // the arguments of a root call: load(path), f(df, "k")
-  const Chain* bound = nullptr;        // the chain `root` was bound to when this one ran
-  std::optional<Pos> whole_statement;  // the chain is a whole expression statement: its removal range
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
   [[nodiscard]] std::vector<Step> pipeline() const;
   [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
@@ -157,7 +158,7 @@ struct Loop {
 
 struct Comment {
   Pos pos;
-  std::string text;
+  std::string_view text;  // a view of the cell
   int cell = 1;
 };
 
@@ -194,7 +195,7 @@ struct FunctionInfo {
   std::set<std::string, std::less<>> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
   bool returns_dataframe = false;                       // `-> DataFrame` or a returned DataFrame chain
   std::vector<const Chain*> returns;                    // chains returned (`return spark.table(t)...`)
-  std::string body;                                     // the source of its body (the first 16 KiB)
+  std::string_view body;                                // the source of its body (the first 16 KiB; a view of the cell)
 };
 
 struct SourceModel {
@@ -222,9 +223,10 @@ struct SourceModel {
       literal_collections;  // names bound once, to a list, dict, tuple or set written out
   std::set<std::string, std::less<>> pandas_udf_names;
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name
-  bool local_master = false;              // .master("local...") / setMaster("local..."): a local session
-  std::deque<Expr::Lambda> lambdas;       // what Expr::lambda points at
-  std::unordered_set<std::string> names;  // what Expr::callee views (each resolved name once)
+  bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
+  std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
+  std::deque<std::vector<std::pair<int, int>>> branch_lists;  // what Chain::branches views
+  std::unordered_set<std::string> names;                      // what Expr::callee views (each resolved name once)
   std::string_view keep(std::string name) { return *names.insert(std::move(name)).first; }
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".

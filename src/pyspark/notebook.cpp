@@ -395,6 +395,7 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
   }
   std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.begin > b.begin; });
   std::string out = file.raw;
+  if (file.kind == SourceKind::python && !file.cells.empty()) out += file.cells.front().unmasked();
   for (const auto& s : splices) out.replace(s.begin, s.end - s.begin, s.text);
   return out;
 }
@@ -419,14 +420,15 @@ SourceFile load_source(std::string path, std::string raw) {
   }
   Cell cell;
   if (f.raw.rfind("\xEF\xBB\xBF", 0) == 0) f.bom = 3;
-  cell.text = f.raw.substr(f.bom);
+  // The one cell is the file: its text is not kept twice (raw keeps only the byte-order mark).
+  cell.text = std::move(f.raw);
+  f.raw = cell.text.substr(0, f.bom);
+  cell.text.erase(0, f.bom);
   cell.verbatim = true;
   cell.raw_begin = f.bom;
-  std::uint32_t n = 0;
-  for (auto l : util::lines_keep_eol(cell.text)) {
-    (void)l;
-    cell.lines.push_back({++n, 1, true});
-  }
+  const std::size_t count = util::line_count(cell.text);
+  cell.lines.reserve(count);
+  for (std::size_t n = 1; n <= count; ++n) cell.lines.push_back({static_cast<std::uint32_t>(n), 1, true});
   if (!cell.lines.empty() && f.bom != 0) cell.lines.front().raw_column = 1 + static_cast<std::uint32_t>(f.bom);
   f.cells.push_back(std::move(cell));
   return f;

@@ -44,7 +44,7 @@ struct LoadError {
 struct SourceFile {
   std::string path;
   SourceKind kind = SourceKind::python;
-  std::string raw;
+  std::string raw;  // the file as read; for a plain .py file only its byte-order mark (the rest is cells[0])
   std::vector<Cell> cells;
   std::vector<LoadError> errors;  // the file could not be read as its kind
   std::size_t bom = 0;            // bytes of a UTF-8 byte-order mark before a plain .py file's text
