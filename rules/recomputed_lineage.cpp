@@ -310,7 +310,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
                   reached.end());
     // Lines as the report shows them: the file's in .py and Databricks files, the cell's in Jupyter.
     auto where = [&](const Action& a) {
-      std::uint32_t line = a.chain->pos.line;
+      std::uint32_t line = m.place(a.chain->cell, a.chain->pos).line;
       if (m.file->kind == pyspark::SourceKind::jupyter)
         return a.chain->cell == c.cell ? "line " + std::to_string(line)
                                        : "cell " + std::to_string(a.chain->cell) + ", line " + std::to_string(line);

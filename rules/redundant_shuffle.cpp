@@ -213,10 +213,10 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
                                       (shared.empty() ? "" : " on " + quote_names(shared)) +
                                       ", which shuffles again: the repartition's shuffle is wasted";
       auto& d = ctx.report(first->chain->cell, first->link->name_pos, message);
-      d.related.push_back(
-          {Location{ctx.model().file->path, second.name_pos.line, second.name_pos.column, second.name_pos.end_line,
-                    second.name_pos.end_column, pipeline[i].chain->cell, 0, 0},
-           "the shuffle that replaces it"});
+      const pyspark::Place at = ctx.model().place(pipeline[i].chain->cell, second.name_pos);
+      d.related.push_back({Location{ctx.model().file->path, at.line, at.column, at.end_line, at.end_column,
+                                    pipeline[i].chain->cell, 0, 0},
+                           "the shuffle that replaces it"});
       bool same_statement = first->chain == pipeline[i].chain;
       Fix& f = ctx.attach_fix(
           d, "Remove the redundant `.repartition(...)`", same_statement ? Applicability::safe : Applicability::unsafe,

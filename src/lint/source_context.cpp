@@ -6,6 +6,10 @@
 namespace planlint::lint {
 
 Diagnostic& SourceContext::report(int cell, const pyspark::Pos& pos, std::string message) {
+  return report(cell, model_.place(cell, pos), std::move(message));
+}
+
+Diagnostic& SourceContext::report(int cell, const pyspark::Place& pos, std::string message) {
   Diagnostic d;
   d.rule = rule_;
   d.severity = rule_->severity;
@@ -22,7 +26,8 @@ Diagnostic& SourceContext::report(int cell, const pyspark::Pos& pos, std::string
   return out_.back();
 }
 
-void SourceContext::add_related(Diagnostic& d, int cell, const pyspark::Pos& pos, std::string message) const {
+void SourceContext::add_related(Diagnostic& d, int cell, const pyspark::Pos& where, std::string message) const {
+  const pyspark::Place pos = model_.place(cell, where);
   Location l;
   l.path = model_.file->path;
   l.cell = cell;

@@ -22,6 +22,7 @@ class SourceContext {
   void set_rule(const RuleInfo* rule) { rule_ = rule; }
 
   Diagnostic& report(int cell, const pyspark::Pos& pos, std::string message);
+  Diagnostic& report(int cell, const pyspark::Place& place, std::string message);
   Fix& attach_fix(Diagnostic& d, std::string title, Applicability applicability, std::string suggestion);
   // A related location in cell coordinates (mapped to the file with the finding).
   void add_related(Diagnostic& d, int cell, const pyspark::Pos& pos, std::string message) const;

@@ -132,8 +132,8 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   SourceContext ctx(model, options, found);
   if (options.enabled(syntax)) {
     ctx.set_rule(&syntax);
-    for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.pos, e.message);
-    for (const auto& e : model.depth_limits) ctx.report(e.cell, e.pos, e.message).severity = Severity::warning;
+    for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.at, e.message);
+    for (const auto& e : model.depth_limits) ctx.report(e.cell, e.at, e.message).severity = Severity::warning;
   }
   for (const auto& rule : all_rules()) {
     if (rule.source_check == nullptr || !options.enabled(*rule.info)) continue;
@@ -150,8 +150,9 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     if (auto f = parse_noqa(c.text, true)) {
       file_noqa.push_back(*f);
     } else if (auto n = parse_noqa(c.text, false)) {
-      line_noqa[{c.cell, c.pos.line}] = *n;
-      noqa_comment[{c.cell, c.pos.line}] = &c;
+      const std::uint32_t line = model.place(c.cell, c.pos).line;
+      line_noqa[{c.cell, line}] = *n;
+      noqa_comment[{c.cell, line}] = &c;
     }
   }
   // Byte offset -> line lookups, computed once per cell.
@@ -243,9 +244,10 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       if (!whole_line) SourceContext::add_edit(f, key.first, begin, comment->pos.end_byte, "");
       for (auto& e : d.fix->edits) {
         e.range.path = file.path;
-        e.range.line = e.range.end_line = comment->pos.line;
-        e.range.column = comment->pos.column;
-        e.range.end_column = comment->pos.end_column;
+        const pyspark::Place at = model.place(key.first, comment->pos);
+        e.range.line = e.range.end_line = at.line;
+        e.range.column = at.column;
+        e.range.end_column = at.end_column;
         e.range.cell = notebook ? key.first : 0;
         map_location(file, e.range, notebook);
       }

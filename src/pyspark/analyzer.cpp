@@ -395,11 +395,12 @@ class Analyzer {
         // A syntax error ends the cell's analysis there, as a Python 2 statement does.
         if (auto err = tree->first_error()) {
           m_.syntax_errors.push_back(
-              {cell.number, Pos{err->line, err->column, err->line, err->column + 1, 0, 0}, err->message});
+              {cell.number, Place{err->line, err->column, err->line, err->column + 1}, err->message});
           break;
         }
         if (auto py2 = find_python2(root)) {
-          m_.syntax_errors.push_back({cell.number, *py2, "Python 2 syntax (print or exec statement) is not Python 3"});
+          m_.syntax_errors.push_back(
+              {cell.number, m_.place(cell.number, *py2), "Python 2 syntax (print or exec statement) is not Python 3"});
           break;
         }
         // The module statement by statement (as visit(root) would): between two statements nothing
@@ -563,8 +564,7 @@ class Analyzer {
 
   Pos pos_of(TSNode n) const {
     if (is_null(n)) return Pos{};
-    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
-    return Pos{s.row + 1, s.column + 1, e.row + 1, e.column + 1, ts_node_start_byte(n), ts_node_end_byte(n)};
+    return Pos{ts_node_start_byte(n), ts_node_end_byte(n)};
   }
 
   // What removing `.name(args)` from a chain removes: from the end of the object, or, when the '.'
@@ -598,30 +598,14 @@ class Analyzer {
     bool noted = std::any_of(m_.depth_limits.begin(), m_.depth_limits.end(),
                              [&](const SyntaxProblem& p) { return p.cell == cell_->number; });
     if (!noted && !is_null(n))
-      m_.depth_limits.push_back({cell_->number, pos_of(n),
+      m_.depth_limits.push_back({cell_->number, m_.place(cell_->number, pos_of(n)),
                                  "code nested more than " + std::to_string(kMaxDepth) +
                                      " levels deep: planlint does not analyse what is inside"});
     return true;
   }
 
-  Pos pos_of_bytes(std::size_t b, std::size_t e) const {
-    auto point = [&](std::size_t off, std::uint32_t& line, std::uint32_t& col) {
-      line = 1;
-      std::size_t ls = 0;
-      const std::string& t = cell_->text;
-      for (std::size_t i = 0; i < off && i < t.size(); ++i)
-        if (t[i] == '\n') {
-          ++line;
-          ls = i + 1;
-        }
-      col = static_cast<std::uint32_t>(off - ls + 1);
-    };
-    Pos p;
-    point(b, p.line, p.column);
-    point(e, p.end_line, p.end_column);
-    p.start_byte = static_cast<std::uint32_t>(b);
-    p.end_byte = static_cast<std::uint32_t>(e);
-    return p;
+  static Pos pos_of_bytes(std::size_t b, std::size_t e) {
+    return Pos{static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e)};
   }
 
   // Whether the text can hold a Python 2 print or exec statement at all: the word `print` or `exec`
@@ -1376,8 +1360,6 @@ class Analyzer {
       cs.cell = c.cell;
       cs.pos = l.expr_pos;
       cs.pos.start_byte = l.name_pos.start_byte;
-      cs.pos.line = l.name_pos.line;
-      cs.pos.column = l.name_pos.column;
       if (at_key) cs.pos = key_expr.pos;  // one pair of setAll([...]) / config(map={...})
       cs.value_pos = value_expr.pos;
       cs.via = via;
@@ -1743,6 +1725,27 @@ std::string SourceModel::qualify(std::string_view dotted) const {
     }
   }
   return std::string(dotted);
+}
+
+Place SourceModel::place(int cell_number, const Pos& pos) const {
+  auto it = line_starts_.find(cell_number);
+  if (it == line_starts_.end()) {
+    std::vector<std::uint32_t> starts{0};
+    const std::string& t = cell(cell_number).text;
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (t[i] == '\n') starts.push_back(static_cast<std::uint32_t>(i + 1));
+    it = line_starts_.emplace(cell_number, std::move(starts)).first;
+  }
+  const std::vector<std::uint32_t>& starts = it->second;
+  auto point = [&](std::uint32_t byte, std::uint32_t& line, std::uint32_t& column) {
+    auto after = std::upper_bound(starts.begin(), starts.end(), byte);
+    line = static_cast<std::uint32_t>(after - starts.begin());
+    column = byte - starts[line - 1] + 1;
+  };
+  Place p;
+  point(pos.start_byte, p.line, p.column);
+  point(pos.end_byte, p.end_line, p.end_column);
+  return p;
 }
 
 const Cell& SourceModel::cell(int number) const {

@@ -17,10 +17,15 @@
 
 namespace planlint::pyspark {
 
-// Cell-relative position: 1-based line and column (bytes), end exclusive; byte offsets in the cell text.
+// Cell-relative position: byte offsets in the cell text, end exclusive. Lines and columns are
+// computed when a finding is reported (SourceModel::place): a large file holds many of these.
 struct Pos {
-  std::uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
   std::uint32_t start_byte = 0, end_byte = 0;
+};
+
+// A Pos as lines and columns: 1-based, columns in bytes, end exclusive.
+struct Place {
+  std::uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
 };
 
 struct Chain;
@@ -164,7 +169,7 @@ struct Comment {
 
 struct SyntaxProblem {
   int cell = 1;
-  Pos pos;
+  Place at;
   std::string message;
 };
 
@@ -233,6 +238,11 @@ struct SourceModel {
   [[nodiscard]] std::string qualify(std::string_view dotted) const;
   [[nodiscard]] bool is_function(std::string_view dotted, std::string_view qualified) const;
   [[nodiscard]] const Cell& cell(int number) const;
+  // Lines and columns of a position in a cell (line starts read once per cell, when first asked).
+  [[nodiscard]] Place place(int cell, const Pos& pos) const;
+
+ private:
+  mutable std::map<int, std::vector<std::uint32_t>> line_starts_;
 };
 
 // A Python cell longer than chunk_bytes is parsed a run of top-level statements at a time (see
