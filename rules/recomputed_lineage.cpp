@@ -99,7 +99,7 @@ class Graph {
     for (const auto& c : m.chains) {
       if (c.bound != nullptr) children_[c.bound].push_back(&c);
       // `df.groupBy(df.columns)`: an argument that only reads metadata computes nothing.
-      auto add_args = [&](const std::vector<pyspark::Arg>& args) {
+      auto add_args = [&](std::span<const pyspark::Arg> args) {
         for (const auto& a : args)
           if (a.value.chain != nullptr && a.value.chain != &c && !metadata(*a.value.chain))
             children_[a.value.chain].push_back(&c);

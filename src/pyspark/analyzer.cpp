@@ -474,7 +474,8 @@ class Analyzer {
   int statement_ = 0;
   int loop_depth_ = 0;
   std::set<const Chain*> noted_;
-  TSNode statement_node_{};  // the expression_statement being visited, if any
+  std::vector<std::string_view> columns_;  // collect_columns' list for the expression being made
+  TSNode statement_node_{};                // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
   std::vector<int> loops_;                     // open loops, innermost last
   std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
@@ -699,7 +700,7 @@ class Analyzer {
   }
 
   // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
-  void collect_columns(TSNode n, Expr& e, int depth, bool sql_string) {
+  void collect_columns(TSNode n, std::vector<std::string_view>& out, int depth, bool sql_string) {
     if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "string")) {
       std::string_view v = string_value(n).value_or("");
@@ -709,19 +710,18 @@ class Analyzer {
           if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
             word += c;
           } else if (!word.empty()) {
-            if (!std::isdigit(static_cast<unsigned char>(word[0]))) e.column_names.push_back(m_.keep(word));
+            if (!std::isdigit(static_cast<unsigned char>(word[0]))) out.push_back(m_.keep(word));
             word.clear();
           }
         }
       } else if (!v.empty()) {
-        e.column_names.push_back(v);
+        out.push_back(v);
       }
       return;
     }
     if (is_type(n, "attribute")) {
       TSNode obj = field(n, "object");
-      if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0)
-        e.column_names.push_back(view(field(n, "attribute")));
+      if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0) out.push_back(view(field(n, "attribute")));
     }
     if (is_type(n, "call")) {
       std::string callee = m_.qualify(dotted(field(n, "function")));
@@ -729,11 +729,11 @@ class Analyzer {
                     callee == "pyspark.sql.functions.expr";
       TSNode args = field(n, "arguments");
       for (TSNode child : named_children(args))
-        collect_columns(child, e, depth + 1, callee == "pyspark.sql.functions.expr");
-      if (!col_fn) collect_columns(field(n, "function"), e, depth + 1, false);
+        collect_columns(child, out, depth + 1, callee == "pyspark.sql.functions.expr");
+      if (!col_fn) collect_columns(field(n, "function"), out, depth + 1, false);
       return;
     }
-    for (TSNode child : named_children(n)) collect_columns(child, e, depth + 1, false);
+    for (TSNode child : named_children(n)) collect_columns(child, out, depth + 1, false);
   }
 
   // The literal's contents: a view of the cell when they are one piece, else kept by the model.
@@ -754,7 +754,7 @@ class Analyzer {
   }
 
   // [(k, v), ...] (setAll) or {k: v} / map={k: v} (config): the pairs, for configuration settings.
-  void read_pairs(TSNode a, Link& l, int depth) {
+  void read_pairs(TSNode a, std::vector<std::pair<Expr, Expr>>& out, int depth) {
     if (is_type(a, "keyword_argument")) {
       if (text(field(a, "name")) != "map") return;
       a = field(a, "value");
@@ -773,7 +773,7 @@ class Analyzer {
         } else {
           continue;
         }
-        l.pairs.emplace_back(make_expr(k, depth + 1), make_expr(v, depth + 1));
+        out.emplace_back(make_expr(k, depth + 1), make_expr(v, depth + 1));
       }
   }
 
@@ -895,7 +895,9 @@ class Analyzer {
     if (is_type(n, "call") || is_type(n, "attribute")) e.chain = build_chain(n, depth + 1);
     if (is_type(n, "identifier"))
       if (auto it = bindings_.find(e.text); it != bindings_.end()) e.chain = it->second;
-    collect_columns(n, e, depth + 1, false);
+    columns_.clear();  // nested expressions are complete by now: the list is this one's alone
+    collect_columns(n, columns_, depth + 1, false);
+    e.column_names = m_.arena.copy(columns_);
     return e;
   }
 
@@ -931,21 +933,12 @@ class Analyzer {
           TSNode obj = field(fn, "object");
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
-          const NodeSpan arg_nodes = named_children(args);
-          l.args.reserve(arg_nodes.size());  // exactly: a large file holds many of these
-          for (TSNode a : arg_nodes) {
-            if (is_type(a, "comment")) continue;
-            Arg arg;
-            if (is_type(a, "keyword_argument")) {
-              arg.keyword = view(field(a, "name"));
-              arg.value = make_expr(field(a, "value"), depth + 1);
-            } else {
-              arg.value = make_expr(a, depth + 1);
-            }
-            l.args.push_back(std::move(arg));
+          l.args = make_args(args, depth);
+          if (l.name == "setAll" || l.name == "config") {
+            std::vector<std::pair<Expr, Expr>> pairs;
+            for (TSNode child : named_children(args)) read_pairs(child, pairs, depth);
+            l.pairs = m_.arena.copy(pairs);
           }
-          if (l.name == "setAll" || l.name == "config")
-            for (TSNode child : named_children(args)) read_pairs(child, l, depth);
           if (l.name == "join") {
             // df.join(other, on): the condition, read once here rather than for every expression.
             std::uint32_t positional = 0;
@@ -959,7 +952,7 @@ class Analyzer {
               if (!keyword) ++positional;
             }
           }
-          links.push_back(std::move(l));
+          links.push_back(l);
           cur = obj;
           continue;
         }
@@ -978,7 +971,7 @@ class Analyzer {
         l.link_pos = pos_of(cur);
         l.link_pos.start_byte = is_null(obj) ? l.link_pos.start_byte : ts_node_end_byte(obj);
         l.expr_pos = pos_of(cur);
-        links.push_back(std::move(l));
+        links.push_back(l);
         cur = obj;
         continue;
       }
@@ -994,25 +987,24 @@ class Analyzer {
     std::reverse(links.begin(), links.end());
     // F.udf(...), functions.broadcast(x): a module function call is the root, not a method link.
     if (!c.root_is_call && !links.empty() && links.front().is_call && m_.qualify(c.root) == "pyspark.sql.functions") {
-      Link first = std::move(links.front());
+      Link first = links.front();
       links.erase(links.begin());
       c.root_is_call = true;
       c.root = m_.keep("pyspark.sql.functions." + std::string(first.name));
       c.root_expr.pos = first.expr_pos;
-      c.root_args = std::move(first.args);
+      c.root_args = first.args;
     }
-    c.links = std::move(links);
-    c.links.shrink_to_fit();
     // self.df.cache(): `self.df` is the root, bound where a method of the class assigned it.
-    if (!c.root_is_call && c.root == "self" && !c.links.empty() && !c.links.front().is_call) {
-      if (auto it = self_bindings_.find("self." + std::string(c.links.front().name)); it != self_bindings_.end()) {
+    if (!c.root_is_call && c.root == "self" && !links.empty() && !links.front().is_call) {
+      if (auto it = self_bindings_.find("self." + std::string(links.front().name)); it != self_bindings_.end()) {
         c.root = m_.keep(it->first);
-        const Pos& p = c.links.front().expr_pos;  // `self.df` as written
+        const Pos& p = links.front().expr_pos;  // `self.df` as written
         c.root_expr.text = src_.substr(p.start_byte, p.end_byte - p.start_byte);
-        c.links.erase(c.links.begin());
+        links.erase(links.begin());
         c.bound = it->second;
       }
     }
+    c.links = m_.arena.copy(links);
     if (!c.root_is_call && c.bound == nullptr) {
       if (auto it = bindings_.find(c.root); it != bindings_.end()) c.bound = it->second;
     }
@@ -1026,22 +1018,31 @@ class Analyzer {
 
   // The root call as written; its arguments (SparkConf(), broadcast(df), Window.orderBy(...)) go
   // to args_out, each read as an expression of its own for rules that look inside (broadcast(x)).
-  Chain::Root make_root_call(TSNode call, int depth, std::vector<Arg>& args_out) {
+  Chain::Root make_root_call(TSNode call, int depth, std::span<Arg>& args_out) {
     Chain::Root root{view(call), pos_of(call)};
-    TSNode args = field(call, "arguments");
-    if (depth < kMaxDepth) {
-      const NodeSpan arg_nodes = named_children(args);
-      args_out.reserve(arg_nodes.size());
-      for (TSNode a : arg_nodes) {
-        if (is_type(a, "comment")) continue;
-        Expr arg = make_expr(is_type(a, "keyword_argument") ? field(a, "value") : a, depth + 1);
-        Arg out;
-        if (is_type(a, "keyword_argument")) out.keyword = view(field(a, "name"));
-        out.value = std::move(arg);
-        args_out.push_back(std::move(out));
+    if (depth < kMaxDepth) args_out = make_args(field(call, "arguments"), depth);
+    return root;
+  }
+
+  // A call's arguments (comments skipped), each read as an expression; kept by the model, exactly
+  // as many as there are.
+  std::span<Arg> make_args(TSNode args, int depth) {
+    const NodeSpan arg_nodes = named_children(args);
+    std::size_t count = 0;
+    for (TSNode a : arg_nodes) count += is_type(a, "comment") ? 0 : 1;
+    std::span<Arg> out = m_.arena.make<Arg>(count);
+    std::size_t k = 0;
+    for (TSNode a : arg_nodes) {
+      if (is_type(a, "comment")) continue;
+      Arg& arg = out[k++];
+      if (is_type(a, "keyword_argument")) {
+        arg.keyword = view(field(a, "name"));
+        arg.value = make_expr(field(a, "value"), depth + 1);
+      } else {
+        arg.value = make_expr(a, depth + 1);
       }
     }
-    return root;
+    return out;
   }
 
   // x.select(...) on an untyped name: an RDD has no select(), so in a file that imports PySpark it
@@ -1185,7 +1186,7 @@ class Analyzer {
         !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
       return;
     Expr e = make_expr(right, depth + 1);
-    if (e.string_value || e.int_value || e.bool_value) constants_.emplace(name, std::move(e));
+    if (e.string_value || e.int_value || e.bool_value) constants_.emplace(name, e);
   }
 
   void handle_assignment(TSNode n, int depth) {
@@ -1725,6 +1726,18 @@ std::string SourceModel::qualify(std::string_view dotted) const {
     }
   }
   return std::string(dotted);
+}
+
+void* ModelArena::take(std::size_t bytes, std::size_t align) {
+  std::size_t at = (used_ + align - 1) / align * align;
+  if (blocks_.empty() || at + bytes > capacity_) {
+    // A list larger than a block gets a block of its own (operator new[] aligns for any record).
+    capacity_ = std::max(kBlock, bytes);
+    blocks_.push_back(std::make_unique<std::byte[]>(capacity_));
+    at = 0;
+  }
+  used_ = at + bytes;
+  return blocks_.back().get() + at;
 }
 
 Place SourceModel::place(int cell_number, const Pos& pos) const {

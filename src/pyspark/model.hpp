@@ -2,14 +2,18 @@
 // across statements. Built from tree-sitter's CST by analyzer.cpp; no TSNode leaks out of it.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -30,6 +34,32 @@ struct Place {
 
 struct Chain;
 
+// Where a model keeps its argument, link and column lists: blocks that never move, so spans of them
+// stay valid (also when the model is moved), freed with the model. No allocation per list.
+class ModelArena {
+ public:
+  template <class T>
+  std::span<T> make(std::size_t n) {
+    static_assert(std::is_trivially_destructible_v<T>, "arena records are never destroyed one by one");
+    if (n == 0) return {};
+    T* out = static_cast<T*>(take(n * sizeof(T), alignof(T)));
+    for (std::size_t i = 0; i < n; ++i) new (out + i) T();
+    return {out, n};
+  }
+  template <class T>
+  std::span<T> copy(const std::vector<T>& from) {
+    std::span<T> out = make<T>(from.size());
+    std::copy(from.begin(), from.end(), out.begin());
+    return out;
+  }
+
+ private:
+  void* take(std::size_t bytes, std::size_t align);
+  static constexpr std::size_t kBlock = std::size_t{64} * 1024;
+  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  std::size_t used_ = 0, capacity_ = 0;
+};
+
 // An argument or other expression, reduced to what rules ask about. Text is viewed, not copied:
 // views point into the cell's text (the SourceFile outlives its model) or at tree-sitter's names.
 struct Expr {
@@ -39,8 +69,8 @@ struct Expr {
   std::optional<std::string_view> string_value;  // plain string literal (viewed, or kept by the model)
   std::optional<std::int64_t> int_value;         // integer literal (also negative)
   std::string_view callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col"), kept by the model
-  std::vector<std::string_view> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"] (viewed)
-  const Chain* chain = nullptr;                // when the expression is a method chain (df.limit(5), broadcast(x))
+  std::span<const std::string_view> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"] (viewed)
+  const Chain* chain = nullptr;                    // when the expression is a method chain (df.limit(5), broadcast(x))
   struct Lambda {
     std::vector<std::string_view> params;
     std::string_view body;
@@ -63,16 +93,16 @@ struct Arg {
 struct Link {
   std::string_view name;  // as written (a view of the cell)
   bool is_call = false;
-  std::vector<Arg> args;
-  Pos name_pos;  // the method name
-  Pos link_pos;  // from the '.' to the end of the call: what removing the link removes
-  Pos expr_pos;  // the whole expression up to and including this link
+  std::span<Arg> args;  // kept by the model
+  Pos name_pos;         // the method name
+  Pos link_pos;         // from the '.' to the end of the call: what removing the link removes
+  Pos expr_pos;         // the whole expression up to and including this link
   // What the link is applied to, as far as the code shows: a Spark DataFrame, an RDD, a value on the
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
   On on = On::unknown;
   // setAll([(k, v), ...]) and config(map={k: v}): the literal pairs.
-  std::vector<std::pair<Expr, Expr>> pairs;
+  std::span<std::pair<Expr, Expr>> pairs;  // kept by the model
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
 };
 
@@ -90,7 +120,7 @@ struct Chain {
     std::string_view text;
     Pos pos;
   } root_expr;
-  std::vector<Link> links;
+  std::span<Link> links;  // kept by the model
   Pos pos;
   std::string_view assigned_to;  // `name = <chain>` (simple names; `self.x` is kept by the model)
   std::string_view function;     // the enclosing def, "" at module level (a view of the cell)
@@ -98,7 +128,7 @@ struct Chain {
   // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
   // if statement never both run in one pass.
   std::span<const std::pair<int, int>> branches;  // kept by the model
-  std::vector<Arg> root_args;                     // the arguments of a root call: load(path), f(df, "k")
+  std::span<Arg> root_args;                       // the arguments of a root call: load(path), f(df, "k")
   const Chain* bound = nullptr;                   // the chain `root` was bound to when this one ran
   std::optional<Pos> whole_statement;             // the chain is a whole expression statement: its removal range
   int cell = 1;
@@ -229,6 +259,7 @@ struct SourceModel {
   std::set<std::string, std::less<>> pandas_udf_names;
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
+  ModelArena arena;                  // what the spans of Expr, Link and Chain view
   std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
   std::deque<std::vector<std::pair<int, int>>> branch_lists;  // what Chain::branches views
   std::unordered_set<std::string> names;                      // what Expr::callee views (each resolved name once)
