@@ -209,3 +209,32 @@ TEST_CASE("a fix never moves a filter above the statement that defines a column 
   }
   CHECK(moved >= 3);  // the fix does move filters: the invariant is not checked on nothing
 }
+
+TEST_CASE("cells are found by number: in order, with gaps, and out of order", "[fix]") {
+  namespace py = planlint::pyspark;
+  py::SourceFile file;
+  for (int n : {1, 2, 4, 7}) {
+    py::Cell c;
+    c.number = n;
+    c.text = "cell " + std::to_string(n);
+    file.cells.push_back(c);
+  }
+  for (int n : {1, 2, 4, 7}) {
+    const py::Cell* c = py::find_cell(file, n);
+    REQUIRE(c != nullptr);
+    CHECK(c->text == "cell " + std::to_string(n));
+  }
+  CHECK(py::find_cell(file, 3) == nullptr);
+  CHECK(py::find_cell(file, 0) == nullptr);
+  CHECK(py::find_cell(file, 8) == nullptr);
+  std::swap(file.cells[0], file.cells[3]);  // 7, 2, 4, 1: found by the scan
+  CHECK(py::find_cell(file, 1)->text == "cell 1");
+  CHECK(py::find_cell(file, 7)->text == "cell 7");
+  // A real notebook: every cell of a generated one, by its number.
+  const std::string nb = R"({"cells": [{"cell_type": "code", "source": ["a = 1\n"], "metadata": {}, "outputs": []},)"
+                         R"( {"cell_type": "markdown", "source": ["# t"], "metadata": {}},)"
+                         R"( {"cell_type": "code", "source": ["b = 2\n"], "metadata": {}, "outputs": []}],)"
+                         R"( "metadata": {}, "nbformat": 4, "nbformat_minor": 5})";
+  py::SourceFile loaded = py::load_source("n.ipynb", nb);
+  for (const auto& c : loaded.cells) CHECK(py::find_cell(loaded, c.number) == &c);
+}

@@ -41,9 +41,7 @@ std::optional<std::string> apply(const std::string& path, const std::string& tex
     for (const auto& e : f->edits) by_cell[e.cell].push_back(&e);
   std::map<int, std::string> new_texts;
   for (auto& [cell_number, edits] : by_cell) {
-    const pyspark::Cell* cell = nullptr;
-    for (const auto& c : file.cells)
-      if (c.number == cell_number) cell = &c;
+    const pyspark::Cell* cell = pyspark::find_cell(file, cell_number);
     if (cell == nullptr || cell->language != pyspark::CellLanguage::python) return std::nullopt;
     std::string t = cell->unmasked();
     // Later edits first so earlier offsets stay valid; insertions at one point keep their order.

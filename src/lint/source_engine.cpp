@@ -17,14 +17,7 @@ namespace {
 // Cell coordinates -> raw file coordinates. A line inside a JSON string maps to the string's start.
 void map_location(const pyspark::SourceFile& f, Location& loc, bool notebook) {
   int cell_number = loc.cell == 0 ? 1 : loc.cell;
-  const pyspark::Cell* cell = nullptr;
-  // Cells are numbered 1, 2, ... in order: the index is the answer; the search is a fallback.
-  if (cell_number >= 1 && static_cast<std::size_t>(cell_number) <= f.cells.size() &&
-      f.cells[static_cast<std::size_t>(cell_number - 1)].number == cell_number)
-    cell = &f.cells[static_cast<std::size_t>(cell_number - 1)];
-  else
-    for (const auto& c : f.cells)
-      if (c.number == cell_number) cell = &c;
+  const pyspark::Cell* cell = pyspark::find_cell(f, cell_number);
   if (cell == nullptr || cell->lines.empty()) return;
   auto map_point = [&](std::uint32_t line, std::uint32_t column, std::uint32_t& raw_line, std::uint32_t& raw_col) {
     std::size_t i = std::min<std::size_t>(line == 0 ? 0 : line - 1, cell->lines.size() - 1);

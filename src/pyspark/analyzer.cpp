@@ -1761,17 +1761,9 @@ Place SourceModel::place(int cell_number, const Pos& pos) const {
   return p;
 }
 
-// Cells are numbered in order (a notebook's cells that are not kept leave gaps): found by index or
-// by binary search, never by a scan (rules ask for a cell per finding).
 const Cell& SourceModel::cell(int number) const {
-  const std::vector<Cell>& cells = file->cells;
-  const auto index = static_cast<std::size_t>(number - 1);
-  if (number >= 1 && index < cells.size() && cells[index].number == number) return cells[index];
-  auto it = std::lower_bound(cells.begin(), cells.end(), number, [](const Cell& c, int n) { return c.number < n; });
-  if (it != cells.end() && it->number == number) return *it;
-  for (const auto& c : cells)
-    if (c.number == number) return c;
-  return cells.front();
+  const Cell* c = find_cell(*file, number);
+  return c != nullptr ? *c : file->cells.front();
 }
 
 SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes) {

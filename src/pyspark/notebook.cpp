@@ -381,9 +381,7 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
   };
   std::vector<Splice> splices;
   for (const auto& [number, text] : new_texts) {
-    const Cell* cell = nullptr;
-    for (const auto& c : file.cells)
-      if (c.number == number) cell = &c;
+    const Cell* cell = find_cell(file, number);
     if (cell == nullptr) return std::nullopt;
     if (file.kind == SourceKind::jupyter) {
       if (cell->source_end <= cell->source_begin) return std::nullopt;
@@ -398,6 +396,17 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
   if (file.kind == SourceKind::python && !file.cells.empty()) out += file.cells.front().unmasked();
   for (const auto& s : splices) out.replace(s.begin, s.end - s.begin, s.text);
   return out;
+}
+
+const Cell* find_cell(const SourceFile& file, int number) {
+  const std::vector<Cell>& cells = file.cells;
+  const auto index = static_cast<std::size_t>(number - 1);
+  if (number >= 1 && index < cells.size() && cells[index].number == number) return &cells[index];
+  auto it = std::lower_bound(cells.begin(), cells.end(), number, [](const Cell& c, int n) { return c.number < n; });
+  if (it != cells.end() && it->number == number) return &*it;
+  for (const auto& c : cells)
+    if (c.number == number) return &c;
+  return nullptr;
 }
 
 bool is_source_path(std::string_view path) { return ends_with(path, ".py") || ends_with(path, ".ipynb"); }

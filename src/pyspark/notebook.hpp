@@ -55,6 +55,10 @@ struct SourceFile {
 // byte-identical. nullopt when an edited cell cannot be written back (e.g. a Databricks MAGIC cell).
 std::optional<std::string> rebuild_source(const SourceFile& file, const std::map<int, std::string>& new_texts);
 
+// The cell with that number, or nullptr. Cells are numbered in order (a notebook's cells that are
+// not kept leave gaps): found by index or by binary search, not by a scan (asked once per finding).
+const Cell* find_cell(const SourceFile& file, int number);
+
 // Decides the kind from the extension and content (Databricks header or separators).
 SourceFile load_source(std::string path, std::string raw);
 
