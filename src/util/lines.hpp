@@ -20,30 +20,7 @@ inline std::vector<std::string_view> lines_keep_eol(std::string_view text) {
   return out;
 }
 
-// Lines without their "\n" or "\r\n", as views into `text`.
-inline std::vector<std::string_view> line_views_without_eol(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto nl = text.find('\n', start);
-    std::size_t end = nl == std::string_view::npos ? text.size() : nl;
-    std::string_view l = text.substr(start, end - start);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    out.push_back(l);
-    start = nl == std::string_view::npos ? text.size() : nl + 1;
-  }
-  return out;
-}
-
-// How many lines lines_keep_eol gives, without building them.
-inline std::size_t line_count(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text) n += c == '\n' ? 1 : 0;
-  return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
-}
-
-// fn(number, line) for each line as line_views_without_eol gives them (numbered from 1), without
-// building the list.
+// fn(number, line) for each line without its "\n" or "\r\n" (numbered from 1), without building a list.
 template <class Fn>
 void for_each_line_without_eol(std::string_view text, Fn&& fn) {
   std::size_t start = 0;
@@ -56,6 +33,20 @@ void for_each_line_without_eol(std::string_view text, Fn&& fn) {
     fn(++number, l);
     start = nl == std::string_view::npos ? text.size() : nl + 1;
   }
+}
+
+// Lines without their "\n" or "\r\n", as views into `text`.
+inline std::vector<std::string_view> line_views_without_eol(std::string_view text) {
+  std::vector<std::string_view> out;
+  for_each_line_without_eol(text, [&](std::size_t, std::string_view line) { out.push_back(line); });
+  return out;
+}
+
+// How many lines lines_keep_eol gives, without building them.
+inline std::size_t line_count(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += c == '\n' ? 1 : 0;
+  return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
 }
 
 // Lines without their "\n" or "\r\n".
