@@ -148,17 +148,6 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       noqa_comment[{c.cell, line}] = &c;
     }
   }
-  // Byte offset -> line lookups, computed once per cell.
-  std::map<int, std::vector<std::uint32_t>> starts_by_cell;
-  auto line_starts = [&](int cell) -> const std::vector<std::uint32_t>& {
-    auto it = starts_by_cell.find(cell);
-    if (it != starts_by_cell.end()) return it->second;
-    std::vector<std::uint32_t> starts{0};
-    const std::string& t = model.cell(cell).text;
-    for (std::size_t i = 0; i < t.size(); ++i)
-      if (t[i] == '\n') starts.push_back(static_cast<std::uint32_t>(i + 1));
-    return starts_by_cell.emplace(cell, std::move(starts)).first->second;
-  };
   for (auto& d : found) {
     int cell = d.location.cell == 0 ? 1 : d.location.cell;
     bool by_line = line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule);
@@ -181,14 +170,11 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     if (d.fix)
       for (auto& e : d.fix->edits) {
         e.range.path = file.path;
-        const auto& starts = line_starts(e.cell);
-        auto to_point = [&](std::uint32_t off, std::uint32_t& line, std::uint32_t& col) {
-          auto it = std::upper_bound(starts.begin(), starts.end(), off);
-          line = static_cast<std::uint32_t>(it - starts.begin());
-          col = off - starts[line - 1] + 1;
-        };
-        to_point(e.start_byte, e.range.line, e.range.column);
-        to_point(e.end_byte, e.range.end_line, e.range.end_column);
+        const pyspark::Place at = model.place(e.cell, pyspark::Pos{e.start_byte, e.end_byte});
+        e.range.line = at.line;
+        e.range.column = at.column;
+        e.range.end_line = at.end_line;
+        e.range.end_column = at.end_column;
         e.range.cell = notebook ? e.cell : 0;
         map_location(file, e.range, notebook);
       }
@@ -250,7 +236,6 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   }
   // The analysis is done: its memory goes before the quoted lines are copied out.
   model = pyspark::SourceModel();
-  starts_by_cell.clear();
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
