@@ -24,7 +24,9 @@
 #include <sstream>
 #include <thread>
 
+#include "lint/diff_engine.hpp"
 #include "lint/fixer.hpp"
+#include "lint/report.hpp"
 #include "lint/rule.hpp"
 #include "plan/dump.hpp"
 #include "plan/plan.hpp"
@@ -385,6 +387,55 @@ std::string apply_baseline(const std::string& path, std::vector<lint::FileResult
   return {};
 }
 
+int run_diff(const DiffRun& run) {
+  std::string before_text, after_text, error;
+  for (auto [path, text] : {std::pair{&run.before, &before_text}, std::pair{&run.after, &after_text}})
+    if (!read_all({*path, *path == "-"}, *text, error)) {
+      std::cerr << "planlint: error: " << *path << ": " << error << "\n";
+      return 2;
+    }
+  lint::PlanDiffResult d =
+      lint::diff_plan_texts(run.before, std::move(before_text), run.after, std::move(after_text), run.options);
+  if (!d.result.io_error.empty()) {
+    std::cerr << "planlint: error: " << d.result.path << ": " << d.result.io_error << "\n";
+    return 2;
+  }
+  std::size_t failing = 0;
+  for (auto& diag : d.result.diagnostics) {
+    diag.fails = run.options.fails(diag);
+    failing += diag.fails ? 1 : 0;
+  }
+  std::size_t n = d.result.diagnostics.size();
+  auto plural = [](std::size_t k, const char* one, const char* many) {
+    return std::to_string(k) + " " + (k == 1 ? one : many);
+  };
+  std::string summary;
+  if (d.no_plan_change() && n == 0) {
+    summary = "No plan change.";
+  } else {
+    summary = d.no_plan_change()
+                  ? std::string("No operator changed")
+                  : "Plan changed: " + plural(d.added, "operator", "operators") + " added, " +
+                        std::to_string(d.removed) + " removed, " + std::to_string(d.changed) + " changed";
+    if (d.plans_before != d.plans_after)
+      summary +=
+          " (" + plural(d.plans_before, "plan", "plans") + " before, " + std::to_string(d.plans_after) + " after)";
+    summary += "; " + plural(n, "finding", "findings");
+    if (d.new_findings > 0) summary += " (" + std::to_string(d.new_findings) + " new of plan rules)";
+    summary += ", " + std::to_string(failing) + " failing the diff.";
+  }
+  lint::ReportOptions ro{run.color, run.tool_version};
+  auto reporter = lint::make_reporter(run.format, ro);
+  std::string out;
+  if (run.format == "markdown") out += "### planlint diff\n\n" + summary + "\n\n";
+  reporter->begin(out);
+  reporter->file(d.result, out);
+  reporter->end(out);
+  if (run.format == "text" && !run.quiet) out += summary + "\n";
+  if (!write_output(run.output, out)) return 2;
+  return failing > 0 && !run.exit_zero ? 1 : 0;
+}
+
 int run_parse(const std::string& file, const std::string& dump) {
   std::string text, error;
   if (!read_all({file, file == "-"}, text, error)) {
@@ -412,6 +463,7 @@ int run_rules(const std::string& format) {
         inputs.emplace_back("source");
       if (rule.eventlog_check != nullptr || rule.check != nullptr || r == &lint::event_log_syntax_rule())
         inputs.emplace_back("eventlog");
+      if (rule.diff_check != nullptr) inputs.emplace_back("plan diff");
       a.push_back({{"id", r->id},
                    {"name", r->name},
                    {"severity", lint::to_string(r->severity)},

@@ -84,6 +84,17 @@ class BaselineWriter {
 
 std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results);
 
+// `planlint diff BEFORE AFTER`: what a change did to the plans (text, json, sarif, github, markdown).
+struct DiffRun {
+  std::string before, after;
+  std::string format = "text";
+  std::string output;  // "" : stdout
+  bool exit_zero = false, quiet = false, color = false;
+  lint::LintOptions options;  // fail_on defaults to warning: improvements are information
+  std::string tool_version;
+};
+int run_diff(const DiffRun& run);
+
 int run_parse(const std::string& file, const std::string& dump);
 int run_rules(const std::string& format);
 int run_rule(const std::string& name);

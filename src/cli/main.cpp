@@ -36,12 +36,14 @@ constexpr const char* kFooter = R"(Examples:
   planlint --warn cache-without-unpersist --fail-on warning jobs/   report, but fail only on what matters
   planlint rules                        list every rule;  planlint rule NAME  prints its documentation
   planlint eventlog app.zstd            diagnose a finished application from its event log
+  planlint diff main.plan pr.plan       what a change did to the plan (a merge gate for plan changes)
 
 Fixes: --fix applies safe fixes, --unsafe-fixes adds the unsafe ones, --diff shows them without writing.
 Suppress a finding with `# noqa: RULE` at the end of its line, or `# planlint: noqa: RULE` for a file.
 
 Rule families (select them by prefix): SPK0 planlint itself, SPK1 shuffles and joins, SPK2 Python and the
-driver, SPK3 configuration, SPK4 reading and writing, SPK5 lineage and caching, SPK6 Photon, SPK9 event-log
+driver, SPK3 configuration, SPK4 reading and writing, SPK5 lineage and caching, SPK6 Photon, SPK7 plan changes
+(planlint diff), SPK9 event-log
 diagnoses. The ids before 0.2 (PL001...) are still understood in selectors and noqa comments.
 
 Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error.
@@ -154,6 +156,48 @@ int run(int argc, char** argv) {
       ->expected(0, 1)
       ->default_str("text");
 
+  auto* diff_cmd = app.add_subcommand(
+      "diff",
+      "Compare the plans of BEFORE and AFTER (files of one or several EXPLAIN outputs, paired in order): shuffles\n"
+      "added or removed, join strategy changes, Python evaluation added, scans reading more columns, losing\n"
+      "pushed or partition filters or reading new tables, partition count changes, and findings of plan rules\n"
+      "that are new in AFTER. Operators are matched by shape, not by expression or codegen ids");
+  cli::DiffRun diff_run;
+  diff_run.tool_version = PLANLINT_VERSION;
+  diff_run.options.fail_on = lint::Severity::warning;
+  std::vector<std::string> diff_select, diff_ignore, diff_warn;
+  std::string diff_fail_on, diff_color = "auto";
+  diff_cmd->add_option("BEFORE", diff_run.before, "The plan before the change ('-' for stdin)")->required();
+  diff_cmd->add_option("AFTER", diff_run.after, "The plan after the change")->required();
+  diff_cmd->add_option("--format", diff_run.format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown"}))
+      ->capture_default_str();
+  diff_cmd->add_option("-o,--output", diff_run.output, "Write the report to FILE (atomically) instead of stdout");
+  diff_cmd->add_option("--select", diff_select, "Only these rules (comma-separated ids, names or prefixes)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  diff_cmd->add_option("--ignore", diff_ignore, "Skip these rules")->delimiter(',')->allow_extra_args(false);
+  diff_cmd->add_option("--warn", diff_warn, "Report these rules but never fail the diff on them")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  diff_cmd
+      ->add_option("--fail-on", diff_fail_on,
+                   "The lowest severity that makes the exit status 1: info, warning (the default: regressions, "
+                   "not improvements), error")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
+  diff_cmd->add_option("--color", diff_color, "Colour in text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  diff_cmd->add_flag("--exit-zero", diff_run.exit_zero, "Exit 0 even when the change has a regression");
+  diff_cmd->add_flag("-q,--quiet", diff_run.quiet, "No summary line");
+  diff_cmd->footer(R"(Examples:
+  planlint diff main.plan pr.plan                    what the change did to the plan
+  planlint diff --format markdown main.plan pr.plan > comment.md
+  planlint diff --warn shuffle-added --fail-on warning before.txt after.txt
+
+Exit status: 0 no plan change or no finding that fails the diff (improvements are information), 1 a
+regression, 2 an input that cannot be read.)");
+
   auto* rules_cmd = app.add_subcommand("rules", "List every rule: id, name, fix availability and summary");
   std::string rules_format = "text";
   rules_cmd->add_option("--format", rules_format, "Output format")
@@ -230,6 +274,19 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   }
 
   if (*parse) return cli::run_parse(parse_file, dump);
+  if (*diff_cmd) {
+    diff_run.options.select = split_commas(diff_select);
+    diff_run.options.ignore = split_commas(diff_ignore);
+    diff_run.options.warn = split_commas(diff_warn);
+    if (!diff_fail_on.empty()) diff_run.options.fail_on = *lint::parse_severity(diff_fail_on);
+    for (const auto& s : lint::unknown_selectors(diff_run.options)) {
+      std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
+      return 2;
+    }
+    diff_run.color = diff_color == "always" || (diff_color == "auto" && diff_run.output.empty() &&
+                                                isatty(fileno(stdout)) != 0 && std::getenv("NO_COLOR") == nullptr);
+    return cli::run_diff(diff_run);
+  }
   if (*rules_cmd) return cli::run_rules(rules_format);
   if (*rule_cmd) return cli::run_rule(rule_name);
   if (*ev) {

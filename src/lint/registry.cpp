@@ -13,6 +13,18 @@ extern const RuleInfo kPlanSyntax, kRedundantShuffle, kFilterAfterUdf, kPythonRo
     kUnusedNoqa, kBroadcastTooLarge, kPhotonFallback, kSmallFilesWrite, kEventLogSyntax, kTaskSkew, kDiskSpill,
     kGcPressure, kTinyTasks, kShufflePartitionsMismatch, kOversizedCluster, kDriverBound, kFailedStages,
     kSchemaInference, kCountForEmptiness, kToPandasWithoutArrow, kRddFallback, kLoopLineageGrowth, kRecomputedLineage;
+extern const RuleInfo kShuffleAdded, kShuffleRemoved, kJoinStrategyRegressed, kJoinStrategyImproved, kPythonEvalAdded,
+    kScanReadsMoreColumns, kPushdownLost, kNewTableScan, kPartitionCountChanged;
+using lint::DiffContext;
+void check_shuffle_added(DiffContext&);
+void check_shuffle_removed(DiffContext&);
+void check_join_strategy_regressed(DiffContext&);
+void check_join_strategy_improved(DiffContext&);
+void check_python_eval_added(DiffContext&);
+void check_scan_reads_more_columns(DiffContext&);
+void check_pushdown_lost(DiffContext&);
+void check_new_table_scan(DiffContext&);
+void check_partition_count_changed(DiffContext&);
 using lint::EventLogContext;
 void check_redundant_shuffle(PlanContext&);
 void check_filter_after_udf(PlanContext&);
@@ -97,6 +109,15 @@ const std::array kRules{
     Rule{&kRecomputedLineage, nullptr, check_recomputed_lineage},
     Rule{&kLoopLineageGrowth, nullptr, check_loop_lineage_growth},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},
+    Rule{&kShuffleAdded, nullptr, nullptr, nullptr, check_shuffle_added},
+    Rule{&kShuffleRemoved, nullptr, nullptr, nullptr, check_shuffle_removed},
+    Rule{&kJoinStrategyRegressed, nullptr, nullptr, nullptr, check_join_strategy_regressed},
+    Rule{&kJoinStrategyImproved, nullptr, nullptr, nullptr, check_join_strategy_improved},
+    Rule{&kPythonEvalAdded, nullptr, nullptr, nullptr, check_python_eval_added},
+    Rule{&kScanReadsMoreColumns, nullptr, nullptr, nullptr, check_scan_reads_more_columns},
+    Rule{&kPushdownLost, nullptr, nullptr, nullptr, check_pushdown_lost},
+    Rule{&kNewTableScan, nullptr, nullptr, nullptr, check_new_table_scan},
+    Rule{&kPartitionCountChanged, nullptr, nullptr, nullptr, check_partition_count_changed},
     Rule{&kTaskSkew, nullptr, nullptr, check_task_skew},
     Rule{&kDiskSpill, nullptr, nullptr, check_disk_spill},
     Rule{&kGcPressure, nullptr, nullptr, check_gc_pressure},
@@ -154,6 +175,7 @@ const std::array kFamilies{
     RuleFamily{"SPK4", "reading and writing data"},
     RuleFamily{"SPK5", "lineage, loops and caching"},
     RuleFamily{"SPK6", "execution engines (Photon)"},
+    RuleFamily{"SPK7", "plan changes (planlint diff)"},
     RuleFamily{"SPK9", "run-time diagnoses from event logs"},
 };
 

@@ -27,10 +27,12 @@ class Reporter {
   virtual void end(std::string& /*out*/) {}
 };
 
-// format: text, json, sarif, github or statistics; nullptr for any other name.
+// format: text, json, sarif, github, markdown or statistics; nullptr for any other name.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
 // The text-based ones (text, github, statistics; report_text.cpp), which make_reporter falls back to.
 std::unique_ptr<Reporter> make_text_reporter(std::string_view format, const ReportOptions& options);
+// Markdown: a table of the findings, for a pull-request comment (report_markdown.cpp).
+std::unique_ptr<Reporter> make_markdown_reporter();
 
 // The whole report at once (begin, every file, end).
 std::string render(std::string_view format, const std::vector<FileResult>& results, const ReportOptions& options);

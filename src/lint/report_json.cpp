@@ -328,6 +328,7 @@ class SarifReporter final : public Reporter {
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options) {
   if (format == "json") return std::make_unique<JsonReporter>(options);
   if (format == "sarif") return std::make_unique<SarifReporter>(options);
+  if (format == "markdown") return make_markdown_reporter();
   return make_text_reporter(format, options);
 }
 

@@ -22,6 +22,7 @@ std::optional<Impact> parse_impact(std::string_view text);
 class PlanContext;
 class SourceContext;
 class EventLogContext;
+class DiffContext;
 
 struct RuleInfo {
   std::string_view id;       // stable: "SPK101"
@@ -37,12 +38,14 @@ struct RuleInfo {
 using PlanCheck = void (*)(PlanContext&);
 using SourceCheck = void (*)(SourceContext&);
 using EventLogCheck = void (*)(EventLogContext&);
+using DiffCheck = void (*)(DiffContext&);
 
 struct Rule {
   const RuleInfo* info;
   PlanCheck check;                         // nullptr: the rule has no plan check
   SourceCheck source_check;                // nullptr: the rule has no PySpark source check
   EventLogCheck eventlog_check = nullptr;  // a diagnosis of a finished application's event log
+  DiffCheck diff_check = nullptr;          // a plan change (`planlint diff BEFORE AFTER`)
 };
 
 // Every rule, sorted by id, the two syntax rules included.

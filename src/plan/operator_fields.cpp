@@ -251,6 +251,10 @@ void parse_scan(PlanNode& n) {
     if (sp != std::string_view::npos) s.format = std::string(head.substr(sp + 1));
     head = head.substr(0, sp);
   } else {
+    // Comet names its scan implementation first: "CometScan [native_iceberg_compat] parquet db.t".
+    if (head.size() > 2 && head.front() == '[')
+      if (auto close = head.find("] "); close != std::string_view::npos && head.find(' ') > close)
+        head = trim(head.substr(close + 2));
     auto sp = head.find(' ');
     s.format = std::string(head.substr(0, sp));
     head = sp == std::string_view::npos ? std::string_view{} : trim(head.substr(sp + 1));

@@ -1,0 +1,52 @@
+// Markdown output: one table row per finding (severity, where, rule, message, fix), for a comment on
+// a pull request. Cell text is escaped so a message cannot break the table or inject markup.
+#include <fmt/format.h>
+
+#include "lint/report.hpp"
+#include "lint/rule.hpp"
+
+namespace planlint::lint {
+namespace {
+
+std::string cell(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>' || c == '[' || c == ']') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else if (u < 0x20 || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+class MarkdownReporter final : public Reporter {
+ public:
+  void file(const FileResult& r, std::string& out) override {
+    for (const auto& d : r.diagnostics) {
+      if (rows_++ == 0) out += "| severity | where | rule | finding | fix |\n|---|---|---|---|---|\n";
+      out += fmt::format("| {} | {}:{}:{} | {} ({}) | {} | {} |\n", to_string(d.severity), cell(r.path),
+                         d.location.line, d.location.column, d.rule->name, d.rule->id, cell(d.message),
+                         d.fix ? cell(d.fix->suggestion.empty() ? d.fix->title : d.fix->suggestion) : std::string());
+    }
+  }
+  void end(std::string& out) override {
+    if (rows_ == 0) out += "No findings.\n";
+  }
+
+ private:
+  std::size_t rows_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_markdown_reporter() { return std::make_unique<MarkdownReporter>(); }
+
+}  // namespace planlint::lint

@@ -1,0 +1,282 @@
+// Operator matching for `planlint diff`: exact shapes first, then the same kind of operator over the
+// same scans, then neighbours of matched operators (same class, same place under a matched parent, or
+// above a matched child). What is left is added or removed.
+#include "plan/diff.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_set>
+
+#include "plan/line_reader.hpp"
+#include "plan/operator_fields.hpp"
+
+namespace planlint::plan {
+
+namespace {
+
+bool digit_at(std::string_view s, std::size_t i) {
+  return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
+}
+
+}  // namespace
+
+std::string without_run_ids(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    out += c;
+    if (!digit_at(text, i + 1)) continue;
+    std::size_t end = i + 1;
+    while (digit_at(text, end)) ++end;
+    // name#123 (and #123L), [id=#12], [plan_id=45], *(3), "Exchange (17)": the marker goes too.
+    bool renumbered = c == '#' || (c == '(' && end < text.size() && text[end] == ')') ||
+                      (c == '=' && out.size() >= 8 && out.compare(out.size() - 8, 8, "plan_id=") == 0);
+    if (!renumbered) continue;
+    out.pop_back();       // the '#', '=' or '(' goes with the number
+    if (c == '(') ++end;  // the ')' goes with the number
+    if (c == '#' && end < text.size() && text[end] == 'L') ++end;
+    i = end - 1;
+  }
+  return out;
+}
+
+std::string scan_identity(const PlanNode& n) {
+  if (const auto* s = n.as<ScanInfo>()) {
+    // Spark 3.4+ prints the catalog ("spark_catalog.default.t"), earlier versions "default.t".
+    std::string where = !s->table.empty() ? s->table : without_run_ids(s->location);
+    if (where.rfind("spark_catalog.", 0) == 0) where.erase(0, 14);
+    return (s->format.empty() ? std::string("scan") : s->format) + " " + where;
+  }
+  if (!n.children.empty()) return {};
+  if (n.kind == OpKind::local_table_scan) {
+    std::string out = "LocalTableScan";
+    for (const auto& ref : scan_attribute_refs(n.args)) out += " " + ref.name;
+    return out;
+  }
+  if (n.kind == OpKind::reused_exchange) return {};  // points at an exchange elsewhere in the plan
+  return std::string(base_operator_name(n.name)) + " " + without_run_ids(n.args);
+}
+
+bool is_python_operator(const PlanNode& n) {
+  if (n.kind == OpKind::python_eval) return true;
+  std::string_view b = base_operator_name(n.name);
+  return b.find("Python") != std::string_view::npos || b.find("InPandas") != std::string_view::npos ||
+         b.find("InArrow") != std::string_view::npos;
+}
+
+namespace {
+
+std::string class_of(const PlanNode& n) {
+  if (is_python_operator(n)) return "python";
+  switch (n.kind) {
+    case OpKind::other:
+      return std::string(base_operator_name(n.name));
+    case OpKind::file_scan:
+      return "scan";
+    default:
+      return std::string(to_string(n.kind));
+  }
+}
+
+std::string signature_of(const PlanNode& n) {
+  std::string out(base_operator_name(n.name));
+  out += ' ';
+  out += without_run_ids(n.args);
+  for (const auto& [key, value] : n.details) {
+    out += '\x1f';
+    out += key;
+    out += '=';
+    out += without_run_ids(value);
+  }
+  return out;
+}
+
+std::string head_of(const PlanNode& n) {
+  const std::string* formatted = n.args.empty() ? n.detail("Arguments") : nullptr;
+  auto items = split_top_level(formatted != nullptr ? *formatted : n.args);
+  return items.empty() ? std::string() : without_run_ids(items.front());
+}
+
+struct Side {
+  std::vector<const PlanNode*> nodes;
+  std::unordered_set<const PlanNode*> members;
+  std::unordered_map<const PlanNode*, NodeShape> shapes;
+
+  explicit Side(const std::vector<const PlanNode*>& list) : nodes(list), members(list.begin(), list.end()) {
+    // Anchors bottom-up: pre-order reversed visits children before their parents.
+    std::unordered_map<const PlanNode*, std::vector<std::string>> scans;
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      const PlanNode* n = *it;
+      std::vector<std::string> below;
+      for (const PlanNode* c : n->children) {
+        auto found = scans.find(c);
+        if (found != scans.end()) below.insert(below.end(), found->second.begin(), found->second.end());
+      }
+      if (std::string id = scan_identity(*n); !id.empty()) below.push_back(std::move(id));
+      std::sort(below.begin(), below.end());
+      NodeShape s{class_of(*n), signature_of(*n), {}, head_of(*n)};
+      for (const auto& b : below) {
+        s.anchor += b;
+        s.anchor += '|';
+      }
+      shapes.emplace(n, std::move(s));
+      scans.emplace(n, std::move(below));
+    }
+  }
+  [[nodiscard]] bool has(const PlanNode* n) const { return n != nullptr && members.count(n) > 0; }
+  [[nodiscard]] const NodeShape& shape(const PlanNode* n) const { return shapes.at(n); }
+};
+
+class Matcher {
+ public:
+  Matcher(const std::vector<const PlanNode*>& before, const std::vector<const PlanNode*>& after)
+      : b_(before), a_(after) {}
+
+  OperatorDiff run() {
+    by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature + '\x1e' + s.anchor; });
+    by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.anchor; });
+    for (int round = 0; round < 3; ++round) {
+      std::size_t before = out_.to_after.size();
+      top_down();
+      bottom_up();
+      if (out_.to_after.size() == before) break;
+    }
+    by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature; });
+    // Last: the same class with the same leading argument (an exchange's partitioning, a join's keys),
+    // whatever else changed below or beside it.
+    by_key([](const NodeShape& s) { return s.head.empty() ? std::string() : s.cls + '\x1e' + s.head; });
+    for (const PlanNode* n : b_.nodes) {
+      auto it = out_.to_after.find(n);
+      if (it == out_.to_after.end()) {
+        out_.removed.push_back(n);
+        continue;
+      }
+      out_.matched.emplace_back(n, it->second);
+      if (b_.shape(n).signature != a_.shape(it->second).signature) ++out_.changed;
+    }
+    for (const PlanNode* n : a_.nodes)
+      if (out_.to_before.count(n) == 0) out_.added.push_back(n);
+    return std::move(out_);
+  }
+
+ private:
+  void match(const PlanNode* b, const PlanNode* a) {
+    out_.to_after.emplace(b, a);
+    out_.to_before.emplace(a, b);
+  }
+  [[nodiscard]] bool free_b(const PlanNode* n) const { return b_.has(n) && out_.to_after.count(n) == 0; }
+  [[nodiscard]] bool free_a(const PlanNode* n) const { return a_.has(n) && out_.to_before.count(n) == 0; }
+
+  // Pairs unmatched BEFORE and AFTER nodes of the same key, most similar pairs first (the words their
+  // texts share: a table scanned three times with different columns and filters), in plan order on a
+  // tie and in large groups.
+  template <typename Key>
+  void by_key(Key key) {
+    std::map<std::string, std::pair<std::vector<const PlanNode*>, std::vector<const PlanNode*>>> groups;
+    for (const PlanNode* n : b_.nodes)
+      if (free_b(n)) groups[key(b_.shape(n))].first.push_back(n);
+    for (const PlanNode* n : a_.nodes)
+      if (free_a(n))
+        if (auto it = groups.find(key(a_.shape(n))); it != groups.end()) it->second.second.push_back(n);
+    for (auto& [k, group] : groups) {
+      auto& [bs, as] = group;
+      if (as.empty() || k.empty()) continue;  // an empty key: the node has nothing to be matched by
+      std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> pairs;  // (-score, b, a) as sortable
+      bool scored = bs.size() > 1 && as.size() > 1 && bs.size() * as.size() <= 4096;
+      for (std::size_t i = 0; i < bs.size(); ++i)
+        for (std::size_t j = 0; j < as.size(); ++j) {
+          std::size_t common = 0;
+          if (scored)
+            for (const auto& w : words(b_, bs[i])) common += words(a_, as[j]).count(w);
+          pairs.emplace_back(SIZE_MAX - common, i, j);
+        }
+      std::sort(pairs.begin(), pairs.end());
+      for (const auto& [score, i, j] : pairs)
+        if (free_b(bs[i]) && free_a(as[j])) match(bs[i], as[j]);
+    }
+  }
+
+  // The words of a node's text (names, literals, function names), computed once per node.
+  const std::set<std::string>& words(const Side& side, const PlanNode* n) {
+    auto [it, fresh] = words_.try_emplace(n);
+    if (!fresh) return it->second;
+    const std::string& text = side.shape(n).signature;
+    std::size_t start = std::string::npos;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      bool word = i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_');
+      if (word && start == std::string::npos) start = i;
+      if (!word && start != std::string::npos) {
+        it->second.insert(text.substr(start, i - start));
+        start = std::string::npos;
+      }
+    }
+    return it->second;
+  }
+
+  // A child of a matched pair matches the other's child of the same class, at the same place if it can.
+  void top_down() {
+    for (const PlanNode* b : b_.nodes) {
+      auto m = out_.to_after.find(b);
+      if (m == out_.to_after.end()) continue;
+      const PlanNode* a = m->second;
+      for (std::size_t i = 0; i < b->children.size(); ++i) {
+        const PlanNode* cb = b->children[i];
+        if (!free_b(cb)) continue;
+        const std::string& cls = b_.shape(cb).cls;
+        const PlanNode* pick = nullptr;
+        if (i < a->children.size() && free_a(a->children[i]) && a_.shape(a->children[i]).cls == cls)
+          pick = a->children[i];
+        for (std::size_t j = 0; pick == nullptr && j < a->children.size(); ++j)
+          if (free_a(a->children[j]) && a_.shape(a->children[j]).cls == cls) pick = a->children[j];
+        if (pick != nullptr) match(cb, pick);
+      }
+    }
+  }
+
+  // An unmatched operator above a matched child matches the other's operator above that child.
+  void bottom_up() {
+    for (auto it = b_.nodes.rbegin(); it != b_.nodes.rend(); ++it) {
+      const PlanNode* b = *it;
+      if (!free_b(b)) continue;
+      for (const PlanNode* cb : b->children) {
+        auto m = out_.to_after.find(cb);
+        if (m == out_.to_after.end()) continue;
+        const PlanNode* p = m->second->parent;
+        if (free_a(p) && a_.shape(p).cls == b_.shape(b).cls) {
+          match(b, p);
+          break;
+        }
+      }
+    }
+  }
+
+  Side b_, a_;
+  OperatorDiff out_;
+  std::unordered_map<const PlanNode*, std::set<std::string>> words_;
+};
+
+}  // namespace
+
+NodeShape shape_of(const PlanNode& node) {
+  std::vector<const PlanNode*> nodes;
+  for_each_node(&node, [&](const PlanNode& n) { nodes.push_back(&n); });
+  Side s(nodes);
+  return s.shape(&node);
+}
+
+OperatorDiff diff_operators(const std::vector<const PlanNode*>& before, const std::vector<const PlanNode*>& after) {
+  return Matcher(before, after).run();
+}
+
+const PlanNode* OperatorDiff::after_site_of(const PlanNode* removed_node) const {
+  for (const PlanNode* n = removed_node; n != nullptr; n = n->parent)
+    if (auto it = to_after.find(n); it != to_after.end()) return it->second;
+  return nullptr;
+}
+
+}  // namespace planlint::plan
