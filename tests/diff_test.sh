@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# planlint diff from the command line: the goldens in fixtures/diff (text output and exit status),
+# every output format (JSON parses, SARIF validates), selection and --fail-on, unreadable inputs,
+# and real pairs of plans from ../shared/corpus read in place.
+# usage: diff_test.sh PLANLINT FIXTURES_DIR CORPUS_DIR VALIDATE_SARIF [--update]
+set -uo pipefail
+planlint=$1 fixtures=$2 corpus=$3 validate=$4 update=${5:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
+
+cd "$fixtures/diff"
+for before in *.before.txt; do
+  name=${before%.before.txt}
+  { "$planlint" diff --color never "$before" "$name.after.txt"; echo "exit $?"; } >"$work/$name.got" 2>&1
+  if [ "$update" = --update ]; then cp "$work/$name.got" "$name.expected"; continue; fi
+  if diff -u "$name.expected" "$work/$name.got" >"$work/golden.diff"; then
+    echo "ok   golden $name"
+  else
+    echo "FAIL golden $name"; head -40 "$work/golden.diff"; fails=$((fails+1))
+  fi
+done
+
+check "no plan change exits 0" 0 "$planlint" diff unchanged.before.txt unchanged.after.txt
+contains "no plan change says so" out "No plan change."
+check "a regression exits 1" 1 "$planlint" diff lost-broadcast.before.txt lost-broadcast.after.txt
+contains "the summary counts the regressions" out "3 findings, 3 failing the diff."
+check "improvements alone exit 0" 0 "$planlint" diff forced-broadcast.before.txt forced-broadcast.after.txt
+check "--fail-on info counts improvements" 1 "$planlint" diff --fail-on info forced-broadcast.before.txt forced-broadcast.after.txt
+check "--warn keeps a rule from failing" 0 "$planlint" diff --warn join-strategy-regressed,shuffle-added \
+  lost-broadcast.before.txt lost-broadcast.after.txt
+contains "--warn still reports" out "[join-strategy-regressed]"
+check "--ignore drops a rule" 1 "$planlint" diff --ignore shuffle-added lost-broadcast.before.txt lost-broadcast.after.txt
+lacks "--ignore: no shuffle-added" out "[shuffle-added]"
+check "--select a family" 1 "$planlint" diff --select SPK703 lost-broadcast.before.txt lost-broadcast.after.txt
+contains "--select: the selected rule" out "1 finding, 1 failing the diff."
+check "--exit-zero" 0 "$planlint" diff --exit-zero lost-broadcast.before.txt lost-broadcast.after.txt
+check "unknown selector is a usage error" 2 "$planlint" diff --select no-such-rule unchanged.before.txt unchanged.after.txt
+check "a missing BEFORE is exit 2" 2 "$planlint" diff "$work/missing.txt" unchanged.after.txt
+contains "the error names the file" err "$work/missing.txt"
+check "stdin as BEFORE" 1 bash -c "'$planlint' diff - lost-broadcast.after.txt < lost-broadcast.before.txt"
+check "help explains the subcommand" 0 "$planlint" diff --help
+contains "help names the formats" out "markdown"
+
+# Formats: the same findings in each.
+check "json" 1 "$planlint" diff --format json -o "$work/d.json" lost-broadcast.before.txt lost-broadcast.after.txt
+python3 - "$work/d.json" <<'PY' && echo "ok   json lists the findings" || { echo "FAIL json"; fails=$((fails+1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+rules = sorted(x["rule"]["name"] for x in d["diagnostics"])
+assert rules == ["join-strategy-regressed", "shuffle-added", "shuffle-added"], rules
+assert all(x["file"] == "lost-broadcast.after.txt" for x in d["diagnostics"])
+PY
+check "sarif" 1 "$planlint" diff --format sarif -o "$work/d.sarif" lost-broadcast.before.txt lost-broadcast.after.txt
+if bash "$validate" "$work/d.sarif" >"$work/v.out" 2>&1; then echo "ok   sarif validates"; else
+  echo "FAIL sarif validates"; cat "$work/v.out"; fails=$((fails+1)); fi
+python3 - "$work/d.sarif" <<'PY' && echo "ok   sarif has the rules and the BEFORE location" || { echo "FAIL sarif content"; fails=$((fails+1)); }
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+ids = {r["ruleId"] for r in run["results"]}
+assert ids == {"SPK701", "SPK703"}, ids
+j = [r for r in run["results"] if r["ruleId"] == "SPK703"][0]
+rel = j["relatedLocations"][0]["physicalLocation"]
+assert rel["artifactLocation"]["uri"] == "lost-broadcast.before.txt", rel
+PY
+check "github" 1 "$planlint" diff --format github lost-broadcast.before.txt lost-broadcast.after.txt
+contains "github annotation" out "::warning file=lost-broadcast.after.txt,line=7,col=16"
+check "markdown" 1 "$planlint" diff --format markdown lost-broadcast.before.txt lost-broadcast.after.txt
+contains "markdown summary" out "Plan changed:"
+contains "markdown table" out "| warning | lost-broadcast.after.txt:7:16 | join-strategy-regressed (SPK703) |"
+check "markdown of no change" 0 "$planlint" diff --format markdown unchanged.before.txt unchanged.after.txt
+contains "markdown says no change" out "No plan change."
+
+# Real plans, read in place: Spark versions of one TPC-DS query, and one query before and after AQE.
+tpcds=$corpus/plans/spark-tpcds
+check "TPC-DS q64 across versions" 1 "$planlint" diff --format json \
+  "$tpcds/hyperspace-copy-2021-03/approved-plans-v1_4/q64/explain.txt" \
+  "$tpcds/comet-plugin-variant-454ca68/approved-plans-v1_4/q64/explain.txt"
+python3 - "$work/out" <<'PY' && echo "ok   q64: broadcast joins that became sort-merge joins" || { echo "FAIL q64"; fails=$((fails+1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = sorted(x["line"] for x in d["diagnostics"] if x["rule"]["name"] == "join-strategy-regressed")
+assert lines == [42, 60, 145], lines
+PY
+ev=$corpus/plans/eventlog-extracted/spark-rapids-tools__qualification__aqeshuffle_eventlog__exec0
+check "before and after AQE: no regression" 0 "$planlint" diff "$ev-start-01.txt" "$ev-aqeupdate-04.txt"
+contains "AQE adds its stages" out "Plan changed: 5 operators added, 0 removed"
+finish
