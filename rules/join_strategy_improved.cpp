@@ -4,8 +4,6 @@
 namespace planlint::rules {
 
 using namespace planlint::lint;
-using plan::OpKind;
-using plan::PlanNode;
 
 extern const RuleInfo kJoinStrategyImproved{"SPK704",
                                             "join-strategy-improved",

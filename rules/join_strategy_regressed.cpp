@@ -4,8 +4,6 @@
 namespace planlint::rules {
 
 using namespace planlint::lint;
-using plan::OpKind;
-using plan::PlanNode;
 
 extern const RuleInfo kJoinStrategyRegressed{"SPK703",
                                              "join-strategy-regressed",

@@ -5,7 +5,6 @@ namespace planlint::rules {
 
 using namespace planlint::lint;
 using plan::OpKind;
-using plan::PlanNode;
 
 extern const RuleInfo kPartitionCountChanged{"SPK709",
                                              "partition-count-changed",

@@ -10,8 +10,6 @@
 namespace planlint::rules {
 
 using namespace planlint::lint;
-using plan::OpKind;
-using plan::PlanNode;
 
 extern const RuleInfo kPushdownLost{"SPK707",
                                     "pushdown-lost",

@@ -4,7 +4,6 @@
 namespace planlint::rules {
 
 using namespace planlint::lint;
-using plan::OpKind;
 using plan::PlanNode;
 
 extern const RuleInfo kPythonEvalAdded{"SPK705",

@@ -8,8 +8,6 @@
 namespace planlint::rules {
 
 using namespace planlint::lint;
-using plan::OpKind;
-using plan::PlanNode;
 
 extern const RuleInfo kScanReadsMoreColumns{"SPK706",
                                             "scan-reads-more-columns",

@@ -21,7 +21,7 @@ seed() {  # seed TARGET DIR: files under 64 kB as the starting corpus
   [ -d "$dir" ] && return
   mkdir -p "$dir"
   case $1 in
-    plan_fuzz) find "$root/fixtures/rules" "$root/fixtures/plans" "$corpus/plans" -type f \( -name '*.plan' -o -name '*.txt' \) -size -64k 2>/dev/null ;;
+    plan_fuzz) find "$root/fixtures/rules" "$root/fixtures/plans" "$root/fixtures/diff" "$corpus/plans" -type f \( -name '*.plan' -o -name '*.txt' \) -size -64k 2>/dev/null ;;
     source_fuzz) find "$root/fixtures/source" -type f -name '*.py' -size -64k ;;
     notebook_fuzz) find "$root/fixtures/source" -type f \( -name '*.ipynb' -o -name '*.py' \) -size -64k ;;
     config_fuzz) find "$root" -maxdepth 3 -name 'pyproject.toml' -size -64k; find "$root/tests" -name '*.json' -size -64k ;;
