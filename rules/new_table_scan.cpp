@@ -75,7 +75,8 @@ void check_new_table_scan(DiffContext& ctx) {
     const auto* s = n->as<plan::ScanInfo>();
     if (s == nullptr || read.count(plan::scan_identity(*n)) > 0) continue;
     ctx.report(*n, nullptr,
-               "the change reads a new input: " + (s->table.empty() ? s->format + " " + s->location : s->table));
+               "the change reads a new input: " + (s->table.empty() ? plan::scan_location(s->location) : s->table) +
+                   (s->format.empty() ? std::string() : " (" + s->format + ")"));
   }
 }
 

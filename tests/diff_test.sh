@@ -85,4 +85,21 @@ PY
 ev=$corpus/plans/eventlog-extracted/spark-rapids-tools__qualification__aqeshuffle_eventlog__exec0
 check "before and after AQE: no regression" 0 "$planlint" diff "$ev-start-01.txt" "$ev-aqeupdate-04.txt"
 contains "AQE adds its stages" out "Plan changed: 5 operators added, 0 removed"
+
+# Two event logs: their SQL executions' plans, paired by call site, located at the AFTER log's lines.
+logs=$corpus/eventlogs/spark-rapids-tools/core/src/test/resources/spark-events-profiling
+check "an event log against itself" 0 "$planlint" diff "$logs/eventlog_dsv1.zstd" "$logs/eventlog_dsv1.zstd"
+contains "event log: no plan change" out "No plan change."
+check "DataSource v1 and v2 runs of one job" 0 "$planlint" diff --format json "$logs/eventlog_dsv1.zstd" "$logs/eventlog_dsv2.zstd"
+python3 - "$work/out" <<'PY' && echo "ok   event logs: findings at the AFTER log's execution lines" || { echo "FAIL event-log diff"; fails=$((fails+1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnostics"]
+assert d and all(x["file"].endswith("eventlog_dsv2.zstd") for x in d), d
+assert all("(SQL execution " in x["message"] for x in d)
+assert {x["rule"]["name"] for x in d} == {"new-table-scan"}, d
+PY
+check "DataSource v1 and v2: summary" 0 "$planlint" diff "$logs/eventlog_dsv1.zstd" "$logs/eventlog_dsv2.zstd"
+contains "event-log summary counts executions" out "over 9 SQL executions (7 before)"
+check "an event log against a plan file is a usage error" 2 "$planlint" diff "$logs/eventlog_dsv1.zstd" unchanged.after.txt
+contains "mixed inputs are explained" err "diff compares two plan files or two event logs"
 finish

@@ -389,13 +389,23 @@ std::string apply_baseline(const std::string& path, std::vector<lint::FileResult
 
 int run_diff(const DiffRun& run) {
   std::string before_text, after_text, error;
+  // Event logs (plain, compressed or rolling folders) are read by the event-log frontend, plans here.
+  bool logs[2] = {run.before != "-" && eventlog::is_event_log_path(run.before),
+                  run.after != "-" && eventlog::is_event_log_path(run.after)};
+  int side = 0;
   for (auto [path, text] : {std::pair{&run.before, &before_text}, std::pair{&run.after, &after_text}})
-    if (!read_all({*path, *path == "-"}, *text, error)) {
+    if (!logs[side++] && !read_all({*path, *path == "-"}, *text, error)) {
       std::cerr << "planlint: error: " << *path << ": " << error << "\n";
       return 2;
     }
-  lint::PlanDiffResult d =
-      lint::diff_plan_texts(run.before, std::move(before_text), run.after, std::move(after_text), run.options);
+  if (logs[0] != logs[1]) {
+    std::cerr << "planlint: error: " << (logs[0] ? run.before : run.after)
+              << " is an event log and the other input is not: diff compares two plan files or two event logs\n";
+    return 2;
+  }
+  lint::PlanDiffResult d = logs[0] ? lint::diff_event_logs(run.before, run.after, run.options)
+                                   : lint::diff_plan_texts(run.before, std::move(before_text), run.after,
+                                                           std::move(after_text), run.options);
   if (!d.result.io_error.empty()) {
     std::cerr << "planlint: error: " << d.result.path << ": " << d.result.io_error << "\n";
     return 2;
@@ -417,7 +427,10 @@ int run_diff(const DiffRun& run) {
                   ? std::string("No operator changed")
                   : "Plan changed: " + plural(d.added, "operator", "operators") + " added, " +
                         std::to_string(d.removed) + " removed, " + std::to_string(d.changed) + " changed";
-    if (d.plans_before != d.plans_after)
+    if (d.executions_before + d.executions_after > 0)
+      summary += " over " + plural(d.executions_after, "SQL execution", "SQL executions") + " (" +
+                 std::to_string(d.executions_before) + " before)";
+    else if (d.plans_before != d.plans_after)
       summary +=
           " (" + plural(d.plans_before, "plan", "plans") + " before, " + std::to_string(d.plans_after) + " after)";
     summary += "; " + plural(n, "finding", "findings");

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "eventlog/reader.hpp"
 #include "lint/diff_context.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
@@ -71,6 +72,78 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
   });
   out.result.lines.reserve(after.lines.size());
   for (std::string_view l : after.lines) out.result.lines.emplace_back(l);
+  assign_fingerprints(out.result);
+  return out;
+}
+
+PlanDiffResult diff_event_logs(const std::string& before_path, const std::string& after_path,
+                               const LintOptions& options) {
+  PlanDiffResult out;
+  out.result.path = after_path;
+  std::string before_error, after_error;
+  eventlog::Application before = eventlog::read_event_log(before_path, before_error);
+  eventlog::Application after = eventlog::read_event_log(after_path, after_error);
+  if (!before_error.empty() || !after_error.empty()) {
+    out.result.io_error = !after_error.empty() ? after_error : before_path + ": " + before_error;
+    return out;
+  }
+  auto executions = [](const eventlog::Application& app) {
+    std::vector<const eventlog::SqlExecution*> xs;
+    for (const auto& [id, x] : app.sql)
+      if (!x.plan.empty()) xs.push_back(&x);
+    return xs;
+  };
+  std::vector<const eventlog::SqlExecution*> bs = executions(before), as = executions(after);
+  out.executions_before = bs.size();
+  out.executions_after = as.size();
+  // Pairs: the same description first (in order), then what is left of each side in order.
+  std::vector<const eventlog::SqlExecution*> partner(as.size(), nullptr);
+  std::vector<bool> used(bs.size(), false);
+  for (std::size_t i = 0; i < as.size(); ++i)
+    for (std::size_t j = 0; j < bs.size() && !as[i]->description.empty(); ++j)
+      if (!used[j] && bs[j]->description == as[i]->description) {
+        partner[i] = bs[j];
+        used[j] = true;
+        break;
+      }
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    if (partner[i] != nullptr) continue;
+    while (next < bs.size() && used[next]) ++next;
+    if (next < bs.size()) {
+      partner[i] = bs[next];
+      used[next] = true;
+    }
+  }
+  for (std::size_t j = 0; j < bs.size(); ++j)
+    if (!used[j]) ++out.removed;  // an execution AFTER no longer has (counted as one change)
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    const eventlog::SqlExecution& a = *as[i];
+    const eventlog::SqlExecution* b = partner[i];
+    PlanDiffResult one =
+        diff_plan_texts(before_path, b != nullptr ? b->plan : std::string(), after_path, a.plan, options);
+    out.added += one.added;
+    out.removed += one.removed;
+    out.changed += one.changed;
+    out.new_findings += one.new_findings;
+    for (auto& d : one.result.diagnostics) {
+      if (d.rule == &plan_syntax_rule()) continue;  // a plan Spark printed that planlint cannot read
+      std::uint32_t plan_line = d.location.line;
+      d.location = Location{after_path, a.line, 1, a.line, 1};
+      d.message += " (SQL execution " + std::to_string(a.id) + ", plan line " + std::to_string(plan_line) +
+                   (a.description.empty() ? "" : ": " + a.description.substr(0, 80)) + ")";
+      for (auto& rel : d.related)
+        if (b != nullptr && rel.location.path == before_path) {
+          rel.message +=
+              " (SQL execution " + std::to_string(b->id) + ", plan line " + std::to_string(rel.location.line) + ")";
+          rel.location = Location{before_path, b->line, 1, b->line, 1};
+        }
+      d.fingerprint.clear();
+      out.result.diagnostics.push_back(std::move(d));
+    }
+  }
+  std::stable_sort(out.result.diagnostics.begin(), out.result.diagnostics.end(),
+                   [](const Diagnostic& x, const Diagnostic& y) { return x.location.line < y.location.line; });
   assign_fingerprints(out.result);
   return out;
 }

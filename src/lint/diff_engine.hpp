@@ -12,10 +12,12 @@ namespace planlint::lint {
 struct PlanDiffResult {
   FileResult result;  // located in AFTER: the plan-change findings and the new findings of plan rules
   std::size_t plans_before = 0, plans_after = 0;
-  std::size_t added = 0, removed = 0, changed = 0;  // operators, over every pair of plans
-  std::size_t new_findings = 0;                     // findings of plan rules that BEFORE did not have
+  std::size_t added = 0, removed = 0, changed = 0;          // operators, over every pair of plans
+  std::size_t new_findings = 0;                             // findings of plan rules that BEFORE did not have
+  std::size_t executions_before = 0, executions_after = 0;  // event logs: SQL executions with a plan
   [[nodiscard]] bool no_plan_change() const {
-    return plans_before == plans_after && added == 0 && removed == 0 && changed == 0;
+    return plans_before == plans_after && executions_before == executions_after && added == 0 && removed == 0 &&
+           changed == 0;
   }
 };
 
@@ -23,5 +25,11 @@ struct PlanDiffResult {
 // AFTER without a counterpart is compared with nothing (every operator in it is added).
 PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text, std::string after_path,
                                std::string after_text, const LintOptions& options);
+
+// Two event logs: their SQL executions' plans (AQE's final ones where logged) are diffed pair by pair,
+// executions paired by description (the call site or the job's own), then in order. Findings are
+// located at the AFTER log's line of each execution, with the execution and plan line in the message.
+PlanDiffResult diff_event_logs(const std::string& before_path, const std::string& after_path,
+                               const LintOptions& options);
 
 }  // namespace planlint::lint

@@ -45,12 +45,22 @@ std::string without_run_ids(std::string_view text) {
   return out;
 }
 
+std::string scan_location(std::string_view location) {
+  // "InMemoryFileIndex(1 paths)[s3://lake/t]" and "InMemoryFileIndex[s3://lake/t]" -> "s3://lake/t".
+  auto open = location.find('[');
+  auto close = location.rfind(']');
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open + 1)
+    location = location.substr(open + 1, close - open - 1);
+  return without_run_ids(location);
+}
+
 std::string scan_identity(const PlanNode& n) {
   if (const auto* s = n.as<ScanInfo>()) {
-    // Spark 3.4+ prints the catalog ("spark_catalog.default.t"), earlier versions "default.t".
-    std::string where = !s->table.empty() ? s->table : without_run_ids(s->location);
+    // The table, else the files: the same input whatever the format, the data source API (FileScan,
+    // BatchScan) or the file index prints. Spark 3.4+ prints the catalog ("spark_catalog.default.t").
+    std::string where = !s->table.empty() ? s->table : scan_location(s->location);
     if (where.rfind("spark_catalog.", 0) == 0) where.erase(0, 14);
-    return (s->format.empty() ? std::string("scan") : s->format) + " " + where;
+    return "scan " + where;
   }
   if (!n.children.empty()) return {};
   if (n.kind == OpKind::local_table_scan) {

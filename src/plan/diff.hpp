@@ -42,9 +42,11 @@ NodeShape shape_of(const PlanNode& node);
 // Operator text without renumbered ids: "Exchange hashpartitioning(k#12, 200), ENSURE_REQUIREMENTS,
 // [plan_id=45]" -> "Exchange hashpartitioning(k, 200), ENSURE_REQUIREMENTS, [plan_id]".
 std::string without_run_ids(std::string_view text);
-// What a scan reads: "parquet default.store_sales", a location when there is no table, the output
+// What a scan reads: "scan default.store_sales", its files when there is no table, the output
 // columns of a local table. Empty for operators that are not leaves.
 std::string scan_identity(const PlanNode& node);
+// The files of a scan's Location: "InMemoryFileIndex(1 paths)[s3://lake/t]" -> "s3://lake/t".
+std::string scan_location(std::string_view location);
 // Python evaluation of any kind: BatchEvalPython, ArrowEvalPython, FlatMapGroupsInPandas, MapInArrow...
 bool is_python_operator(const PlanNode& node);
 
