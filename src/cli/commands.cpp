@@ -26,6 +26,7 @@
 
 #include "lint/diff_engine.hpp"
 #include "lint/fixer.hpp"
+#include "lint/plan_graph.hpp"
 #include "lint/report.hpp"
 #include "lint/rule.hpp"
 #include "plan/dump.hpp"
@@ -403,9 +404,12 @@ int run_diff(const DiffRun& run) {
               << " is an event log and the other input is not: diff compares two plan files or two event logs\n";
     return 2;
   }
-  lint::PlanDiffResult d = logs[0] ? lint::diff_event_logs(run.before, run.after, run.options)
+  bool picture = run.format == "dot" || run.format == "html";
+  std::vector<lint::PlanGraph> graphs;
+  std::vector<lint::PlanGraph>* pictures = picture ? &graphs : nullptr;
+  lint::PlanDiffResult d = logs[0] ? lint::diff_event_logs(run.before, run.after, run.options, pictures)
                                    : lint::diff_plan_texts(run.before, std::move(before_text), run.after,
-                                                           std::move(after_text), run.options);
+                                                           std::move(after_text), run.options, pictures);
   if (!d.result.io_error.empty()) {
     std::cerr << "planlint: error: " << d.result.path << ": " << d.result.io_error << "\n";
     return 2;
@@ -437,9 +441,15 @@ int run_diff(const DiffRun& run) {
     if (d.new_findings > 0) summary += " (" + std::to_string(d.new_findings) + " new of plan rules)";
     summary += ", " + std::to_string(failing) + " failing the diff.";
   }
+  std::string out;
+  if (picture) {
+    out = run.format == "dot" ? lint::render_dot(graphs)
+                              : lint::render_html(graphs, "planlint diff " + run.before + " " + run.after, summary);
+    if (!write_output(run.output, out)) return 2;
+    return failing > 0 && !run.exit_zero ? 1 : 0;
+  }
   lint::ReportOptions ro{run.color, run.tool_version};
   auto reporter = lint::make_reporter(run.format, ro);
-  std::string out;
   if (run.format == "markdown") out += "### planlint diff\n\n" + summary + "\n\n";
   reporter->begin(out);
   reporter->file(d.result, out);
@@ -449,6 +459,39 @@ int run_diff(const DiffRun& run) {
   return failing > 0 && !run.exit_zero ? 1 : 0;
 }
 
+int run_pictures(const std::vector<Input>& inputs, const std::string& format, const std::string& output) {
+  std::vector<lint::PlanGraph> graphs;
+  std::size_t findings = 0, failing = 0;
+  bool error = false;
+  for (const auto& in : inputs) {
+    if (lint::is_source_path(in.path)) {
+      std::cerr << "planlint: warning: " << in.path << ": --format " << format
+                << " draws plans; PySpark sources have no picture (use another format)\n";
+      continue;
+    }
+    std::string text, why;
+    if (!read_all(in, text, why)) {
+      std::cerr << "planlint: error: " << in.path << ": " << why << "\n";
+      error = true;
+      continue;
+    }
+    lint::FileResult r = lint::lint_plan_text(in.path, text, in.options);
+    for (auto& d : r.diagnostics) {
+      d.fails = in.options.fails(d);
+      failing += d.fails ? 1 : 0;
+    }
+    findings += r.diagnostics.size();
+    auto doc = plan::parse_document(std::move(text), in.path);
+    for (auto& g : lint::plan_graphs(doc, r.diagnostics)) graphs.push_back(std::move(g));
+  }
+  std::string summary = std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
+                        std::to_string(graphs.size()) + (graphs.size() == 1 ? " plan" : " plans");
+  std::string out = format == "dot" ? lint::render_dot(graphs) : lint::render_html(graphs, "planlint", summary);
+  if (!write_output(output, out)) return 2;
+  if (error) return 2;
+  return failing > 0 ? 1 : 0;
+}
+
 int run_parse(const std::string& file, const std::string& dump) {
   std::string text, error;
   if (!read_all({file, file == "-"}, text, error)) {
@@ -456,7 +499,12 @@ int run_parse(const std::string& file, const std::string& dump) {
     return 2;
   }
   auto doc = plan::parse_document(std::move(text), file);
-  std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
+  if (dump == "dot" || dump == "html") {
+    auto graphs = lint::plan_graphs(doc, {});
+    std::cout << (dump == "dot" ? lint::render_dot(graphs) : lint::render_html(graphs, "planlint parse " + file, ""));
+  } else {
+    std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
+  }
   for (const auto& e : doc.errors)
     std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
   return doc.errors.empty() ? 0 : 1;

@@ -95,6 +95,9 @@ struct DiffRun {
 };
 int run_diff(const DiffRun& run);
 
+// --format dot / html: the plans of the inputs as pictures with their findings (PySpark sources are
+// skipped with a warning). Exit status as for a lint run.
+int run_pictures(const std::vector<Input>& inputs, const std::string& format, const std::string& output);
 int run_parse(const std::string& file, const std::string& dump);
 int run_rules(const std::string& format);
 int run_rule(const std::string& name);

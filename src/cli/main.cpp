@@ -96,8 +96,9 @@ int run(int argc, char** argv) {
   std::string config_file, baseline, write_baseline;
   unsigned jobs = std::max(1U, std::thread::hardware_concurrency());
   app.add_option("PATH", paths, "Files or directories to lint ('-' reads stdin)");
-  app.add_option("--format", format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
+  app.add_option("--format", format,
+                 "Output format (dot and html: the plans as pictures with their findings, for Graphviz or a browser)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "dot", "html"}))
       ->capture_default_str();
   app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
   app.add_option("--select", select, "Only these rules (ids, names or id prefixes; comma-separated; ALL)")
@@ -151,8 +152,10 @@ int run(int argc, char** argv) {
   std::string dump = "text";
   parse->add_option("FILE", parse_file, "Plan file ('-' for stdin)")->required();
   // `--dump` alone prints the indented tree; `--dump json` the JSON form.
-  parse->add_option("--dump", dump, "Tree dump format (text when given alone)")
-      ->check(CLI::IsMember({"text", "json"}))
+  parse
+      ->add_option("--dump", dump,
+                   "Tree dump format (text when given alone; dot for Graphviz, html for one self-contained page)")
+      ->check(CLI::IsMember({"text", "json", "dot", "html"}))
       ->expected(0, 1)
       ->default_str("text");
 
@@ -170,7 +173,7 @@ int run(int argc, char** argv) {
   diff_cmd->add_option("BEFORE", diff_run.before, "The plan before the change ('-' for stdin)")->required();
   diff_cmd->add_option("AFTER", diff_run.after, "The plan after the change")->required();
   diff_cmd->add_option("--format", diff_run.format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown"}))
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown", "dot", "html"}))
       ->capture_default_str();
   diff_cmd->add_option("-o,--output", diff_run.output, "Write the report to FILE (atomically) instead of stdout");
   diff_cmd->add_option("--select", diff_select, "Only these rules (comma-separated ids, names or prefixes)")
@@ -445,6 +448,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   if (app.count("--format") == 0 && !inputs.empty() && !isolated)
     if (const lint::Config* c = config_for(inputs.front().path); c != nullptr && c->output_format)
       format = *c->output_format;
+
+  if ((format == "dot" || format == "html") && !fix && !diff) {
+    int rc = cli::run_pictures(inputs, format, output);
+    return io_error ? 2 : exit_zero && rc == 1 ? 0 : rc;
+  }
 
   cli::FixRun fix_run;
   fix_run.unsafe = unsafe_fixes;

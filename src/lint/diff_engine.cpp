@@ -15,7 +15,7 @@
 namespace planlint::lint {
 
 PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text, std::string after_path,
-                               std::string after_text, const LintOptions& options) {
+                               std::string after_text, const LintOptions& options, std::vector<PlanGraph>* graphs) {
   PlanDiffResult out;
   out.result.path = after_path;
   if (auto err = utf16_error(after_text); !err.empty()) {
@@ -41,6 +41,7 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
   plan::Document after = plan::parse_document(std::move(after_text), std::move(after_path));
   out.plans_before = before.plans.size();
   out.plans_after = after.plans.size();
+  std::vector<plan::OperatorDiff> diffs;  // kept for the pictures only
   for (std::size_t i = 0; i < after.plans.size(); ++i) {
     const plan::Plan* b = i < before.plans.size() ? &before.plans[i] : nullptr;
     std::vector<Diagnostic> ignored;
@@ -58,7 +59,13 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
       ctx.set_rule(rule.info);
       rule.diff_check(ctx);
     }
+    if (graphs != nullptr) diffs.push_back(std::move(diff));
   }
+  if (graphs != nullptr)
+    for (std::size_t i = 0; i < diffs.size(); ++i)
+      graphs->push_back(diff_graph(after, after.plans[i], diffs[i], out.result.diagnostics,
+                                   after.path + ", plan " + std::to_string(i + 1) + " (line " +
+                                       std::to_string(after.plans[i].first_line) + ")"));
   // Plans of BEFORE that AFTER no longer has: every operator of theirs is removed.
   for (std::size_t i = after.plans.size(); i < before.plans.size(); ++i) {
     std::vector<Diagnostic> ignored;
@@ -77,7 +84,7 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
 }
 
 PlanDiffResult diff_event_logs(const std::string& before_path, const std::string& after_path,
-                               const LintOptions& options) {
+                               const LintOptions& options, std::vector<PlanGraph>* graphs) {
   PlanDiffResult out;
   out.result.path = after_path;
   std::string before_error, after_error;
@@ -120,8 +127,13 @@ PlanDiffResult diff_event_logs(const std::string& before_path, const std::string
   for (std::size_t i = 0; i < as.size(); ++i) {
     const eventlog::SqlExecution& a = *as[i];
     const eventlog::SqlExecution* b = partner[i];
+    std::size_t first_graph = graphs != nullptr ? graphs->size() : 0;
     PlanDiffResult one =
-        diff_plan_texts(before_path, b != nullptr ? b->plan : std::string(), after_path, a.plan, options);
+        diff_plan_texts(before_path, b != nullptr ? b->plan : std::string(), after_path, a.plan, options, graphs);
+    if (graphs != nullptr)
+      for (std::size_t g = first_graph; g < graphs->size(); ++g)
+        (*graphs)[g].title = after_path + ", SQL execution " + std::to_string(a.id) +
+                             (a.description.empty() ? "" : ": " + a.description.substr(0, 80));
     out.added += one.added;
     out.removed += one.removed;
     out.changed += one.changed;

@@ -6,6 +6,7 @@
 
 #include "lint/engine.hpp"
 #include "lint/options.hpp"
+#include "lint/plan_graph.hpp"
 
 namespace planlint::lint {
 
@@ -23,13 +24,15 @@ struct PlanDiffResult {
 
 // Plans are paired in file order (the first plan of BEFORE with the first of AFTER, ...); a plan of
 // AFTER without a counterpart is compared with nothing (every operator in it is added).
+// With `graphs`, each pair's AFTER graph with the change marks and findings is added to it.
 PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text, std::string after_path,
-                               std::string after_text, const LintOptions& options);
+                               std::string after_text, const LintOptions& options,
+                               std::vector<PlanGraph>* graphs = nullptr);
 
 // Two event logs: their SQL executions' plans (AQE's final ones where logged) are diffed pair by pair,
 // executions paired by description (the call site or the job's own), then in order. Findings are
 // located at the AFTER log's line of each execution, with the execution and plan line in the message.
 PlanDiffResult diff_event_logs(const std::string& before_path, const std::string& after_path,
-                               const LintOptions& options);
+                               const LintOptions& options, std::vector<PlanGraph>* graphs = nullptr);
 
 }  // namespace planlint::lint
