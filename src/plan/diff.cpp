@@ -112,6 +112,21 @@ std::string head_of(const PlanNode& n) {
   return items.empty() ? std::string() : without_run_ids(items.front());
 }
 
+// Row/columnar transitions, codegen and AQE stage wrappers: they come and go between versions.
+bool is_wrapper_operator(const PlanNode& n) {
+  std::string_view b = base_operator_name(n.name);
+  return b == "WholeStageCodegen" || b == "InputAdapter" || b == "ColumnarToRow" || b == "RowToColumnar" ||
+         b == "InputIteratorTransformer" || b == "VeloxColumnarToRow" || n.kind == OpKind::query_stage ||
+         n.kind == OpKind::shuffle_read;
+}
+
+// The class of the first operator above that is not a wrapper.
+std::string parent_class(const PlanNode& n) {
+  for (const PlanNode* p = n.parent; p != nullptr; p = p->parent)
+    if (!is_wrapper_operator(*p)) return class_of(*p);
+  return "root";
+}
+
 struct Side {
   std::vector<const PlanNode*> nodes;
   std::unordered_set<const PlanNode*> members;
@@ -129,13 +144,25 @@ struct Side {
       }
       if (std::string id = scan_identity(*n); !id.empty()) below.push_back(std::move(id));
       std::sort(below.begin(), below.end());
-      NodeShape s{class_of(*n), signature_of(*n), {}, head_of(*n)};
+      NodeShape s{class_of(*n), signature_of(*n), {}, head_of(*n), parent_class(*n), {}};
       for (const auto& b : below) {
         s.anchor += b;
         s.anchor += '|';
       }
       shapes.emplace(n, std::move(s));
       scans.emplace(n, std::move(below));
+    }
+    paths();
+  }
+  void paths() {
+    for (const PlanNode* n : nodes) {  // pre-order: a parent's path is there before its children's
+      NodeShape& s = shapes.at(n);
+      for (const PlanNode* p = n->parent; p != nullptr; p = p->parent)
+        if (auto it = shapes.find(p); it != shapes.end()) {
+          s.path = it->second.path;
+          break;
+        }
+      if (!is_wrapper_operator(*n)) s.path.push_back(s.cls);
     }
   }
   [[nodiscard]] bool has(const PlanNode* n) const { return n != nullptr && members.count(n) > 0; }
@@ -148,6 +175,9 @@ class Matcher {
       : b_(before), a_(after) {}
 
   OperatorDiff run() {
+    // Identical operators over the same scans under the same kind of parent (a scan of the main plan
+    // does not pair with a copy of it in a dynamic-pruning subquery), then without the parent.
+    by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature + '\x1e' + s.anchor + '\x1e' + s.parent_cls; });
     by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature + '\x1e' + s.anchor; });
     by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.anchor; });
     for (int round = 0; round < 3; ++round) {
@@ -196,17 +226,26 @@ class Matcher {
     for (auto& [k, group] : groups) {
       auto& [bs, as] = group;
       if (as.empty() || k.empty()) continue;  // an empty key: the node has nothing to be matched by
-      std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> pairs;  // (-score, b, a) as sortable
+      // (-shared words, -shared path above the node, b, a): sorted, the best pairs come first. The
+      // path (the classes of the operators above, wrappers left out) tells a scan of the main plan
+      // from its copy in a dynamic-pruning subquery.
+      // Ties go to the pair closest to the same place in both lists (i + j, then |i - j|), which does not
+      // depend on which side is BEFORE.
+      std::vector<std::tuple<std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t>> pairs;
       bool scored = bs.size() > 1 && as.size() > 1 && bs.size() * as.size() <= 4096;
       for (std::size_t i = 0; i < bs.size(); ++i)
         for (std::size_t j = 0; j < as.size(); ++j) {
           std::size_t common = 0;
           if (scored)
             for (const auto& w : words(b_, bs[i])) common += words(a_, as[j]).count(w);
-          pairs.emplace_back(SIZE_MAX - common, i, j);
+          const auto& pb = b_.shape(bs[i]).path;
+          const auto& pa = a_.shape(as[j]).path;
+          std::size_t path = 0;
+          while (path < pb.size() && path < pa.size() && pb[pb.size() - 1 - path] == pa[pa.size() - 1 - path]) ++path;
+          pairs.emplace_back(SIZE_MAX - common, SIZE_MAX - path, i + j, i > j ? i - j : j - i, i, j);
         }
       std::sort(pairs.begin(), pairs.end());
-      for (const auto& [score, i, j] : pairs)
+      for (const auto& [score, path, sum, gap, i, j] : pairs)
         if (free_b(bs[i]) && free_a(as[j])) match(bs[i], as[j]);
     }
   }

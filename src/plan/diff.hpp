@@ -18,7 +18,9 @@ struct NodeShape {
   std::string cls;
   std::string signature;
   std::string anchor;
-  std::string head;  // the first argument without ids: "hashpartitioning(k, 200)", "[k], [k]"
+  std::string head;               // the first argument without ids: "hashpartitioning(k, 200)", "[k], [k]"
+  std::string parent_cls;         // the class of the operator above ("root" for none)
+  std::vector<std::string> path;  // the classes from the root down to the node, wrappers left out
 };
 
 struct OperatorDiff {
