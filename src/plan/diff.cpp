@@ -180,16 +180,12 @@ class Matcher {
     by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature + '\x1e' + s.anchor + '\x1e' + s.parent_cls; });
     by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature + '\x1e' + s.anchor; });
     by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.anchor; });
-    for (int round = 0; round < 3; ++round) {
-      std::size_t before = out_.to_after.size();
-      top_down();
-      bottom_up();
-      if (out_.to_after.size() == before) break;
-    }
+    propagate();
     by_key([](const NodeShape& s) { return s.cls + '\x1e' + s.signature; });
     // Last: the same class with the same leading argument (an exchange's partitioning, a join's keys),
-    // whatever else changed below or beside it.
+    // whatever else changed below or beside it; and what these pairs' neighbours then tell.
     by_key([](const NodeShape& s) { return s.head.empty() ? std::string() : s.cls + '\x1e' + s.head; });
+    propagate();
     for (const PlanNode* n : b_.nodes) {
       auto it = out_.to_after.find(n);
       if (it == out_.to_after.end()) {
@@ -265,6 +261,15 @@ class Matcher {
       }
     }
     return it->second;
+  }
+
+  void propagate() {
+    for (int round = 0; round < 8; ++round) {
+      std::size_t before = out_.to_after.size();
+      top_down();
+      bottom_up();
+      if (out_.to_after.size() == before) break;
+    }
   }
 
   // A child of a matched pair matches the other's child of the same class, at the same place if it can.
