@@ -60,13 +60,9 @@ None. Like every rule: `--ignore join-strategy-improved` drops it, `--warn join-
 )md"};
 
 void check_join_strategy_improved(DiffContext& ctx) {
-  for (const auto& [b, a] : ctx.diff().matched) {
-    const auto* jb = b->as<plan::JoinInfo>();
-    const auto* ja = a->as<plan::JoinInfo>();
-    if (jb == nullptr || ja == nullptr) continue;
-    int rb = join_rank(jb->strategy), ra = join_rank(ja->strategy);
-    if (rb == 0 || ra == 0 || ra >= rb) continue;
-    ctx.report(*a, b, "join strategy improved: " + jb->strategy + " -> " + ja->strategy);
+  for (const auto& j : join_changes(ctx.diff())) {
+    if (j.to_rank > j.from_rank) continue;
+    ctx.report(*j.after, j.before, "join strategy improved: " + j.from + " -> " + j.to);
   }
 }
 

@@ -62,14 +62,10 @@ None. Like every rule: `--ignore join-strategy-regressed` drops it, `--warn join
 )md"};
 
 void check_join_strategy_regressed(DiffContext& ctx) {
-  for (const auto& [b, a] : ctx.diff().matched) {
-    const auto* jb = b->as<plan::JoinInfo>();
-    const auto* ja = a->as<plan::JoinInfo>();
-    if (jb == nullptr || ja == nullptr) continue;
-    int rb = join_rank(jb->strategy), ra = join_rank(ja->strategy);
-    if (rb == 0 || ra == 0 || ra <= rb) continue;
-    ctx.report(*a, b, "join strategy regressed: " + jb->strategy + " -> " + ja->strategy, "Restore the cheaper join",
-               ja->strategy == "BroadcastNestedLoopJoin" || ja->strategy == "CartesianProduct"
+  for (const auto& j : join_changes(ctx.diff())) {
+    if (j.to_rank < j.from_rank) continue;
+    ctx.report(*j.after, j.before, "join strategy regressed: " + j.from + " -> " + j.to, "Restore the cheaper join",
+               j.to == "BroadcastNestedLoopJoin" || j.to == "CartesianProduct"
                    ? "The condition lost its equality between the sides: put the key equality back."
                    : "Broadcast the small side again (`F.broadcast(small)`) or check why it grew past "
                      "spark.sql.autoBroadcastJoinThreshold.");

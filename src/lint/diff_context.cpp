@@ -56,6 +56,19 @@ std::string operator_text(const plan::PlanNode& node, std::size_t max) {
   return out;
 }
 
+std::vector<JoinChange> join_changes(const plan::OperatorDiff& diff) {
+  std::vector<JoinChange> out;
+  for (const auto& [b, a] : diff.matched) {
+    const auto* jb = b->as<plan::JoinInfo>();
+    const auto* ja = a->as<plan::JoinInfo>();
+    if (jb == nullptr || ja == nullptr) continue;
+    int rb = join_rank(jb->strategy), ra = join_rank(ja->strategy);
+    if (rb == 0 || ra == 0 || ra == rb) continue;
+    out.push_back({b, a, jb->strategy, ja->strategy, rb, ra});
+  }
+  return out;
+}
+
 int join_rank(std::string_view strategy) {
   if (strategy == "BroadcastHashJoin") return 1;
   if (strategy == "ShuffledHashJoin") return 2;

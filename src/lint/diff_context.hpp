@@ -57,6 +57,16 @@ class DiffContext {
 // The operator as one short line for a message: its name and text without renumbered ids, cut.
 std::string operator_text(const plan::PlanNode& node, std::size_t max = 100);
 
+// A join present in both plans whose strategy changed: before and after, and their strategies.
+struct JoinChange {
+  const plan::PlanNode* before;
+  const plan::PlanNode* after;
+  const std::string& from;
+  const std::string& to;
+  int from_rank, to_rank;  // join_rank: higher is more expensive
+};
+std::vector<JoinChange> join_changes(const plan::OperatorDiff& diff);
+
 // How expensive a join strategy is, cheapest first: BroadcastHashJoin 1, ShuffledHashJoin 2,
 // SortMergeJoin 3, BroadcastNestedLoopJoin 4, CartesianProduct 5; 0 for others.
 int join_rank(std::string_view strategy);
