@@ -161,7 +161,8 @@ int run(int argc, char** argv) {
 
   auto* diff_cmd = app.add_subcommand(
       "diff",
-      "Compare the plans of BEFORE and AFTER (files of one or several EXPLAIN outputs, paired in order): shuffles\n"
+      "Compare the plans of BEFORE and AFTER (files of one or several EXPLAIN outputs, paired in order, or two\n"
+      "event logs, their SQL executions paired by call site): shuffles\n"
       "added or removed, join strategy changes, Python evaluation added, scans reading more columns, losing\n"
       "pushed or partition filters or reading new tables, partition count changes, and findings of plan rules\n"
       "that are new in AFTER. Operators are matched by shape, not by expression or codegen ids");
@@ -170,9 +171,11 @@ int run(int argc, char** argv) {
   diff_run.options.fail_on = lint::Severity::warning;
   std::vector<std::string> diff_select, diff_ignore, diff_warn;
   std::string diff_fail_on, diff_color = "auto";
-  diff_cmd->add_option("BEFORE", diff_run.before, "The plan before the change ('-' for stdin)")->required();
-  diff_cmd->add_option("AFTER", diff_run.after, "The plan after the change")->required();
-  diff_cmd->add_option("--format", diff_run.format, "Report format")
+  diff_cmd->add_option("BEFORE", diff_run.before, "The plan file or event log before the change ('-' for stdin)")
+      ->required();
+  diff_cmd->add_option("AFTER", diff_run.after, "The plan file or event log after the change")->required();
+  diff_cmd
+      ->add_option("--format", diff_run.format, "Report format (dot and html: AFTER's plans with the changes marked)")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "markdown", "dot", "html"}))
       ->capture_default_str();
   diff_cmd->add_option("-o,--output", diff_run.output, "Write the report to FILE (atomically) instead of stdout");
@@ -197,6 +200,8 @@ int run(int argc, char** argv) {
   planlint diff main.plan pr.plan                    what the change did to the plan
   planlint diff --format markdown main.plan pr.plan > comment.md
   planlint diff --warn shuffle-added --fail-on warning before.txt after.txt
+  planlint diff --format html -o diff.html main.plan pr.plan   the change as a picture
+  planlint diff last-week.zstd last-night.zstd       two runs of a job, from their event logs
 
 Exit status: 0 no plan change or no finding that fails the diff (improvements are information), 1 a
 regression, 2 an input that cannot be read.)");
