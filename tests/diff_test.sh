@@ -102,4 +102,31 @@ check "DataSource v1 and v2: summary" 0 "$planlint" diff "$logs/eventlog_dsv1.zs
 contains "event-log summary counts executions" out "over 9 SQL executions (7 before)"
 check "an event log against a plan file is a usage error" 2 "$planlint" diff "$logs/eventlog_dsv1.zstd" unchanged.after.txt
 contains "mixed inputs are explained" err "diff compares two plan files or two event logs"
+
+# Hostile shapes (generated here): 2,000 nested operators and a chain of 1,000 joins, each against a
+# copy with every id renumbered. Linear work: they finish (the timeout is a hang guard, not a timing).
+python3 - "$work" <<'PY'
+import re, sys
+w = sys.argv[1]
+scan = lambda t: (f"FileScan parquet db.t{t}[k#{t}] Batched: true, DataFilters: [], Format: Parquet, "
+                  f"Location: InMemoryFileIndex[file:/t{t}], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<k:int>")
+deep = ["== Physical Plan =="] + ["   " * i + ("+- " if i else "") + f"Filter (k#{i} > {i})" for i in range(2000)]
+deep.append("   " * 2000 + "+- " + scan(1))
+wide = ["== Physical Plan =="]
+for i in range(1000):
+    wide.append(("" if i == 0 else ":  " * (i - 1) + ":- ") + f"BroadcastHashJoin [k#{i}], [k#{i + 1}], Inner, BuildRight, false")
+wide.append(":  " * 999 + ":- " + scan(0))
+for i in range(999, -1, -1):
+    wide.append(":  " * i + "+- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, false]),false), [plan_id=1]")
+    wide.append(":  " * i + "   +- " + scan(i + 1))
+for name, lines in (("deep", deep), ("wide", wide)):
+    text = "\n".join(lines) + "\n"
+    open(f"{w}/{name}.txt", "w").write(text)
+    open(f"{w}/{name}2.txt", "w").write(re.sub(r"#(\d+)", lambda m: "#9" + m.group(1), text))
+PY
+for shape in deep wide; do
+  check "$shape plan against itself renumbered" 0 timeout 120 "$planlint" diff "$work/$shape.txt" "$work/${shape}2.txt"
+  contains "$shape: no plan change" out "No plan change."
+  check "$shape plan as html" 0 timeout 120 "$planlint" diff --format html -o "$work/$shape.html" "$work/$shape.txt" "$work/${shape}2.txt"
+done
 finish

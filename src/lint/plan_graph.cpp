@@ -160,9 +160,9 @@ PlanGraph diff_graph(const plan::Document& after_doc, const plan::Plan& after, c
   for (const plan::PlanNode* a : diff.added)
     if (auto it = index.find(a); it != index.end())
       g.nodes[static_cast<std::size_t>(it->second)].mark = ChangeMark::added;
-  for (const auto& [b, a] : diff.matched)
-    if (plan::shape_of(*b).signature != plan::shape_of(*a).signature)
-      if (auto it = index.find(a); it != index.end())
+  for (std::size_t k = 0; k < diff.matched.size(); ++k)
+    if (diff.text_changed[k])
+      if (auto it = index.find(diff.matched[k].second); it != index.end())
         g.nodes[static_cast<std::size_t>(it->second)].mark = ChangeMark::changed;
   std::uint32_t last = after.first_line;
   for (const auto& [n, i] : index) last = std::max(last, n->span.line);

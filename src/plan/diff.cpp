@@ -122,39 +122,47 @@ bool is_wrapper_operator(const PlanNode& n) {
 
 // The class of the first operator above that is not a wrapper.
 std::string parent_class(const PlanNode& n) {
-  for (const PlanNode* p = n.parent; p != nullptr; p = p->parent)
+  int steps = 0;
+  for (const PlanNode* p = n.parent; p != nullptr && steps < 64; p = p->parent, ++steps)
     if (!is_wrapper_operator(*p)) return class_of(*p);
   return "root";
 }
+
+// splitmix64's finaliser: spreads a hash so that sums of hashes stay distinct.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+constexpr std::size_t kPathLength = 64;  // classes of operators above a node kept for tie-breaks
 
 struct Side {
   std::vector<const PlanNode*> nodes;
   std::unordered_set<const PlanNode*> members;
   std::unordered_map<const PlanNode*, NodeShape> shapes;
 
-  explicit Side(const std::vector<const PlanNode*>& list) : nodes(list), members(list.begin(), list.end()) {
-    // Anchors bottom-up: pre-order reversed visits children before their parents.
-    std::unordered_map<const PlanNode*, std::vector<std::string>> scans;
+  // `classes` numbers the operator classes, shared by both sides so that paths compare as numbers.
+  Side(const std::vector<const PlanNode*>& list, std::unordered_map<std::string, std::uint32_t>& classes)
+      : nodes(list), members(list.begin(), list.end()) {
+    // Anchors bottom-up (pre-order reversed visits children before their parents): the multiset of
+    // scans below, as a sum of their hashes, so a wide or deep plan costs one number per operator.
+    std::unordered_map<const PlanNode*, std::uint64_t> scans;
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
       const PlanNode* n = *it;
-      std::vector<std::string> below;
-      for (const PlanNode* c : n->children) {
-        auto found = scans.find(c);
-        if (found != scans.end()) below.insert(below.end(), found->second.begin(), found->second.end());
-      }
-      if (std::string id = scan_identity(*n); !id.empty()) below.push_back(std::move(id));
-      std::sort(below.begin(), below.end());
-      NodeShape s{class_of(*n), signature_of(*n), {}, head_of(*n), parent_class(*n), {}};
-      for (const auto& b : below) {
-        s.anchor += b;
-        s.anchor += '|';
-      }
+      std::uint64_t below = 0;
+      for (const PlanNode* c : n->children)
+        if (auto found = scans.find(c); found != scans.end()) below += found->second;
+      if (std::string id = scan_identity(*n); !id.empty()) below += mix(std::hash<std::string>{}(id));
+      NodeShape s{class_of(*n), signature_of(*n), below == 0 ? std::string() : std::to_string(below),
+                  head_of(*n),  parent_class(*n), {}};
       shapes.emplace(n, std::move(s));
-      scans.emplace(n, std::move(below));
+      scans.emplace(n, below);
     }
-    paths();
+    paths(classes);
   }
-  void paths() {
+  void paths(std::unordered_map<std::string, std::uint32_t>& classes) {
     for (const PlanNode* n : nodes) {  // pre-order: a parent's path is there before its children's
       NodeShape& s = shapes.at(n);
       for (const PlanNode* p = n->parent; p != nullptr; p = p->parent)
@@ -162,7 +170,9 @@ struct Side {
           s.path = it->second.path;
           break;
         }
-      if (!is_wrapper_operator(*n)) s.path.push_back(s.cls);
+      if (!is_wrapper_operator(*n))
+        s.path.push_back(classes.try_emplace(s.cls, static_cast<std::uint32_t>(classes.size())).first->second);
+      if (s.path.size() > kPathLength) s.path.erase(s.path.begin());  // the nearest ancestors tell most
     }
   }
   [[nodiscard]] bool has(const PlanNode* n) const { return n != nullptr && members.count(n) > 0; }
@@ -172,7 +182,7 @@ struct Side {
 class Matcher {
  public:
   Matcher(const std::vector<const PlanNode*>& before, const std::vector<const PlanNode*>& after)
-      : b_(before), a_(after) {}
+      : b_(before, classes_), a_(after, classes_) {}
 
   OperatorDiff run() {
     // Identical operators over the same scans under the same kind of parent (a scan of the main plan
@@ -193,7 +203,8 @@ class Matcher {
         continue;
       }
       out_.matched.emplace_back(n, it->second);
-      if (b_.shape(n).signature != a_.shape(it->second).signature) ++out_.changed;
+      out_.text_changed.push_back(b_.shape(n).signature != a_.shape(it->second).signature);
+      out_.changed += out_.text_changed.back() ? 1 : 0;
     }
     for (const PlanNode* n : a_.nodes)
       if (out_.to_before.count(n) == 0) out_.added.push_back(n);
@@ -227,13 +238,15 @@ class Matcher {
       // from its copy in a dynamic-pruning subquery.
       // Ties go to the pair closest to the same place in both lists (i + j, then |i - j|), which does not
       // depend on which side is BEFORE.
+      if (bs.size() * as.size() > 4096) {  // too many to compare pairwise: in plan order
+        for (std::size_t i = 0, j = 0; i < bs.size() && j < as.size(); ++i, ++j) match(bs[i], as[j]);
+        continue;
+      }
       std::vector<std::tuple<std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t>> pairs;
-      bool scored = bs.size() > 1 && as.size() > 1 && bs.size() * as.size() <= 4096;
       for (std::size_t i = 0; i < bs.size(); ++i)
         for (std::size_t j = 0; j < as.size(); ++j) {
           std::size_t common = 0;
-          if (scored)
-            for (const auto& w : words(b_, bs[i])) common += words(a_, as[j]).count(w);
+          for (const auto& w : words(b_, bs[i])) common += words(a_, as[j]).count(w);
           const auto& pb = b_.shape(bs[i]).path;
           const auto& pa = a_.shape(as[j]).path;
           std::size_t path = 0;
@@ -309,6 +322,7 @@ class Matcher {
     }
   }
 
+  std::unordered_map<std::string, std::uint32_t> classes_;  // declared first: the sides use it
   Side b_, a_;
   OperatorDiff out_;
   std::unordered_map<const PlanNode*, std::set<std::string>> words_;
@@ -319,7 +333,8 @@ class Matcher {
 NodeShape shape_of(const PlanNode& node) {
   std::vector<const PlanNode*> nodes;
   for_each_node(&node, [&](const PlanNode& n) { nodes.push_back(&n); });
-  Side s(nodes);
+  std::unordered_map<std::string, std::uint32_t> classes;
+  Side s(nodes, classes);
   return s.shape(&node);
 }
 

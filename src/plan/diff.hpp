@@ -2,6 +2,7 @@
 // expression ids, exchange ids or codegen stage numbers Spark renumbers from run to run.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,15 +19,17 @@ struct NodeShape {
   std::string cls;
   std::string signature;
   std::string anchor;
-  std::string head;               // the first argument without ids: "hashpartitioning(k, 200)", "[k], [k]"
-  std::string parent_cls;         // the class of the operator above ("root" for none)
-  std::vector<std::string> path;  // the classes from the root down to the node, wrappers left out
+  std::string head;                 // the first argument without ids: "hashpartitioning(k, 200)", "[k], [k]"
+  std::string parent_cls;           // the class of the operator above ("root" for none)
+  std::vector<std::uint32_t> path;  // the classes (numbered) from the root down to the node, wrappers left
+                                    // out, the nearest 64
 };
 
 struct OperatorDiff {
   std::vector<std::pair<const PlanNode*, const PlanNode*>> matched;  // (before, after), in BEFORE's order
   std::vector<const PlanNode*> added;                                // in AFTER only, in its order
   std::vector<const PlanNode*> removed;                              // in BEFORE only, in its order
+  std::vector<bool> text_changed;                                    // per matched pair: its text (ids aside) differs
   std::size_t changed = 0;                                           // matched pairs whose text differs
   std::unordered_map<const PlanNode*, const PlanNode*> to_after, to_before;
 
