@@ -39,6 +39,8 @@ check "unknown selector is a usage error" 2 "$planlint" diff --select no-such-ru
 check "a missing BEFORE is exit 2" 2 "$planlint" diff "$work/missing.txt" unchanged.after.txt
 contains "the error names the file" err "$work/missing.txt"
 check "stdin as BEFORE" 1 bash -c "'$planlint' diff - lost-broadcast.after.txt < lost-broadcast.before.txt"
+check "stdin for both sides is a usage error" 2 bash -c "'$planlint' diff - - < unchanged.before.txt"
+contains "stdin twice is explained" err "only one of BEFORE and AFTER"
 check "help explains the subcommand" 0 "$planlint" diff --help
 contains "help names the formats" out "markdown"
 

@@ -390,6 +390,10 @@ std::string apply_baseline(const std::string& path, std::vector<lint::FileResult
 
 int run_diff(const DiffRun& run) {
   std::string before_text, after_text, error;
+  if (run.before == "-" && run.after == "-") {
+    std::cerr << "planlint: error: only one of BEFORE and AFTER can be '-' (standard input)\n";
+    return 2;
+  }
   // Event logs (plain, compressed or rolling folders) are read by the event-log frontend, plans here.
   bool logs[2] = {run.before != "-" && eventlog::is_event_log_path(run.before),
                   run.after != "-" && eventlog::is_event_log_path(run.after)};
