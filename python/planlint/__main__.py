@@ -1,0 +1,3 @@
+from planlint import main
+
+main()
