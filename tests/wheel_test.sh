@@ -35,6 +35,12 @@ venv_bin="$work/venv/bin"
 check "planlint on the venv's PATH" 0 test -x "$venv_bin/planlint"
 check "bundled libraries under the venv's lib/planlint" 0 test -f "$work/venv/lib/planlint/liblzf.so.1"
 
+# Another install scheme (a prefix, as --user and system installs are): scripts and data move together,
+# so the binary's $ORIGIN/../lib/planlint run path still finds its libraries.
+check "pip install --prefix" 0 env -u PYTHONPATH "$work/venv/bin/python" -m pip install --no-index --no-cache-dir -q --ignore-installed --prefix "$work/prefix" "$wheel"
+check "prefix: binary runs from its scheme's bin/" 0 env -i "$work/prefix/bin/planlint" --version
+contains "prefix: version" out "planlint $version"
+
 mkdir "$work/empty" && cd "$work/empty" || exit 1
 cp "$src/fixtures/source/notebooks/bad_pretty.ipynb" nb.ipynb
 cp "$plan" q72.txt
