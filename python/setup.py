@@ -41,6 +41,7 @@ class CopyScripts(build_scripts):
 
 
 libs = sorted(os.path.relpath(p, here) for p in glob.glob(os.path.join(here, "lib", "*")))
+licenses = sorted(os.path.relpath(p, here) for p in glob.glob(os.path.join(here, "licenses", "*")))
 setup(
     name="planlint",
     version=version,
@@ -50,7 +51,7 @@ setup(
     python_requires=">=3.8",
     packages=["planlint"],
     scripts=["bin/planlint"],
-    data_files=[("lib/planlint", libs)],
+    data_files=[("lib/planlint", libs), ("share/doc/planlint/licenses", licenses)],
     cmdclass={"bdist_wheel": PlatformWheel, "build_scripts": CopyScripts},
     zip_safe=False,
 )

@@ -39,6 +39,9 @@ chmod 0755 "$stage/bin/planlint"
 if [ -d "$build/lib/planlint" ]; then
   find "$build/lib/planlint" -maxdepth 1 -type f -exec cp {} "$stage/lib/" \;
 fi
+if [ -d "$build/licenses" ]; then
+  mkdir -p "$stage/licenses" && cp "$build/licenses"/* "$stage/licenses/"
+fi
 mkdir -p "$out"
 PLANLINT_WHEEL_VERSION=$version PLANLINT_WHEEL_PLATFORM=$platform \
   "$python" -m build --wheel --no-isolation --outdir "$stage/dist" "$stage" >"$stage/build.log" 2>&1 ||

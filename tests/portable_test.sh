@@ -28,6 +28,8 @@ check "binary at bin/planlint" 0 test -x "$bin"
 tar tzf "$archive" | sed 's|^[^/]*/||' | sort >"$work/listing"
 check "man page at share/man/man1" 0 grep -qx "share/man/man1/planlint.1" "$work/listing"
 check "README at share/doc/planlint" 0 grep -qx "share/doc/planlint/README.md" "$work/listing"
+check "simdjson's licence in the archive" 0 grep -qx "share/doc/planlint/licenses/simdjson" "$work/listing"
+check "tree-sitter's licence in the archive" 0 grep -qx "share/doc/planlint/licenses/libtree-sitter0" "$work/listing"
 
 # What the binary asks for: glibc, or libraries inside the archive.
 env -i "$(command -v ldd)" "$bin" >"$work/ldd" 2>&1

@@ -34,6 +34,7 @@ check "pip install --no-index" 0 env -u PYTHONPATH "$work/venv/bin/python" -m pi
 venv_bin="$work/venv/bin"
 check "planlint on the venv's PATH" 0 test -x "$venv_bin/planlint"
 check "bundled libraries under the venv's lib/planlint" 0 test -f "$work/venv/lib/planlint/liblzf.so.1"
+check "licences under the venv's share/doc/planlint" 0 test -s "$work/venv/share/doc/planlint/licenses/simdjson"
 
 # Another install scheme (a prefix, as --user and system installs are): scripts and data move together,
 # so the binary's $ORIGIN/../lib/planlint run path still finds its libraries.
