@@ -108,7 +108,8 @@ class Findings(List[Finding]):
             fix = html.escape(f.fix or f.fix_title or "")
             rows.append(
                 "<tr>"
-                f"<td><code>{html.escape(f.rule)}</code><br><small>{html.escape(f.rule_id)} {html.escape(f.severity)}</small></td>"
+                f"<td><code>{html.escape(f.rule)}</code><br>"
+                f"<small>{html.escape(f.rule_id)} {html.escape(f.severity)}</small></td>"
                 f"<td><small>{where}</small>{source}</td>"
                 f"<td>{html.escape(f.message)}</td>"
                 f"<td>{fix}</td>"
