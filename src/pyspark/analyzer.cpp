@@ -14,6 +14,7 @@
 #include "pyspark/model.hpp"
 #include "pyspark/python_parser.hpp"
 #include "pyspark/sql_settings.hpp"
+#include "pyspark/syntax_tree.hpp"
 
 namespace planlint::pyspark {
 namespace {
@@ -118,150 +119,20 @@ const std::set<std::string, std::less<>> kDataFrameOnlyMethods{"withColumn",
                                                                "fillna",
                                                                "dropna"};
 
-// Null-safe wrappers: a missing field (an error-recovered or parameterless node) is a null TSNode,
-// and the 0.20 runtime dereferences it in most calls.
-// ts_node_is_null is a call into the library for `id == NULL`: inlined here, it is on every path.
-inline bool is_null(TSNode n) { return n.id == nullptr; }
+// The analysis reads planlint's copy of each syntax tree (syntax_tree.hpp): a node's children and
+// fields are arrays there, where tree-sitter 0.20's node API walks the siblings from the first on
+// every ts_node_child / ts_node_child_by_field_id call. A missing field, or a child past the last,
+// is a null Node, and every helper here accepts one.
+inline bool is_null(Node n) { return n == nullptr; }
 
-std::string_view node_type(TSNode n) { return is_null(n) ? std::string_view{} : ts_node_type(n); }
-std::uint32_t named_count(TSNode n) { return is_null(n) ? 0 : ts_node_named_child_count(n); }
-std::uint32_t child_count(TSNode n) { return is_null(n) ? 0 : ts_node_child_count(n); }
-
-// A node's children in one cursor walk. ts_node_child(n, i) and ts_node_named_child(n, i) walk the
-// siblings from the first on every call in tree-sitter 0.20, so an indexed loop over a module of a
-// few thousand statements, or a call with many arguments, is quadratic.
-// The analysis asks for the same node's children again and again (about seven times per node on
-// real code: the walk, chain building, expressions, columns). Each list is read once with a cursor
-// and kept for the analysis of one file: ChildCache is installed by the Analyzer for its lifetime
-// (the trees outlive it, so a node's identity, its subtree and tree, cannot be reused meanwhile).
-// A run of sibling nodes, kept in a NodeArena.
-class NodeSpan {
- public:
-  NodeSpan() = default;
-  NodeSpan(const TSNode* first, std::size_t count) : first_(first), count_(count) {}
-  [[nodiscard]] const TSNode* begin() const { return first_; }
-  [[nodiscard]] const TSNode* end() const { return first_ + count_; }
-  [[nodiscard]] std::size_t size() const { return count_; }
-  [[nodiscard]] bool empty() const { return count_ == 0; }
-  const TSNode& operator[](std::size_t i) const { return first_[i]; }
-
- private:
-  const TSNode* first_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-// Child lists in blocks that never move: no allocation per node, and a span stays valid while
-// nested lists are added (until clear()).
-class NodeArena {
- public:
-  TSNode* take(std::size_t n) {
-    if (used_ + n > capacity_) {
-      capacity_ = std::max<std::size_t>(kBlock, n);
-      blocks_.push_back(std::make_unique<TSNode[]>(capacity_));
-      used_ = 0;
-    }
-    TSNode* out = blocks_.back().get() + used_;
-    used_ += n;
-    return out;
-  }
-  void clear() {
-    blocks_.clear();
-    used_ = capacity_ = 0;
-  }
-
- private:
-  static constexpr std::size_t kBlock = 4096;
-  std::vector<std::unique_ptr<TSNode[]>> blocks_;
-  std::size_t used_ = 0, capacity_ = 0;
-};
-
-struct ChildLists {
-  NodeSpan all, named;
-};
-struct NodeKey {
-  const void* id;
-  const TSTree* tree;
-  bool operator==(const NodeKey& o) const { return id == o.id && tree == o.tree; }
-};
-struct NodeKeyHash {
-  std::size_t operator()(const NodeKey& k) const {
-    return std::hash<const void*>()(k.id) ^ (std::hash<const void*>()(k.tree) << 1);
-  }
-};
-struct ChildCache {
-  std::unordered_map<NodeKey, ChildLists, NodeKeyHash> lists;
-  NodeArena nodes;
-  [[nodiscard]] std::size_t size() const { return lists.size(); }
-  void clear() {
-    lists.clear();
-    nodes.clear();
-  }
-};
-thread_local ChildCache* child_cache = nullptr;
-thread_local NodeArena orphan_children;
-
-// One cursor per thread, reset to each node (a new cursor allocates its stack).
-struct ReusedCursor {
-  TSTreeCursor cursor{};
-  bool made = false;
-  TSTreeCursor& at(TSNode n) {
-    if (made) {
-      ts_tree_cursor_reset(&cursor, n);
-    } else {
-      cursor = ts_tree_cursor_new(n);
-      made = true;
-    }
-    return cursor;
-  }
-  ReusedCursor() = default;
-  ReusedCursor(const ReusedCursor&) = delete;
-  ReusedCursor& operator=(const ReusedCursor&) = delete;
-  ~ReusedCursor() {
-    if (made) ts_tree_cursor_delete(&cursor);
-  }
-};
-
-ChildLists read_children(TSNode n, NodeArena& arena) {
-  thread_local std::vector<TSNode> all;
-  thread_local ReusedCursor reused;
-  all.clear();
-  std::size_t named = 0;
-  TSTreeCursor& cursor = reused.at(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      TSNode c = ts_tree_cursor_current_node(&cursor);
-      all.push_back(c);
-      if (ts_node_is_named(c)) ++named;
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  if (all.empty()) return {};
-  TSNode* out = arena.take(all.size() + named);
-  std::copy(all.begin(), all.end(), out);
-  TSNode* named_out = out + all.size();
-  for (TSNode c : all)
-    if (ts_node_is_named(c)) *named_out++ = c;
-  return {NodeSpan(out, all.size()), NodeSpan(out + all.size(), named)};
-}
-
-ChildLists child_lists(TSNode n) {
-  if (child_cache == nullptr) {
-    // No Analyzer running (a helper called on its own): read each time, kept until the next
-    // Analyzer starts so that a caller's span stays valid while it reads nested children.
-    return read_children(n, orphan_children);
-  }
-  NodeKey key{n.id, n.tree};
-  auto it = child_cache->lists.find(key);
-  if (it == child_cache->lists.end()) it = child_cache->lists.emplace(key, read_children(n, child_cache->nodes)).first;
-  return it->second;
-}
-
-NodeSpan children_of(TSNode n, bool named_only) {
-  if (is_null(n)) return {};
-  const ChildLists lists = child_lists(n);
-  return named_only ? lists.named : lists.all;
-}
-NodeSpan named_children(TSNode n) { return children_of(n, true); }
-NodeSpan all_children(TSNode n) { return children_of(n, false); }
+std::uint32_t named_count(Node n) { return is_null(n) ? 0 : n->named_count; }
+std::uint32_t child_count(Node n) { return is_null(n) ? 0 : n->child_count; }
+bool is_named(Node n) { return !is_null(n) && n->named; }
+std::uint32_t node_start(Node n) { return is_null(n) ? 0 : n->start_byte; }
+std::uint32_t node_end(Node n) { return is_null(n) ? 0 : n->end_byte; }
+NodeSpan all_children(Node n) { return children(n); }
+Node nth_child(Node n, std::uint32_t i) { return i < child_count(n) ? n->kids[i] : nullptr; }
+Node nth_named(Node n, std::uint32_t i) { return i < named_count(n) ? n->kids[n->child_count + i] : nullptr; }
 
 extern "C" const TSLanguage* tree_sitter_python();
 
@@ -281,22 +152,26 @@ const std::vector<std::string_view> kSymbolNames = [] {
   return v;
 }();
 
+std::string_view node_type(Node n) {
+  if (is_null(n)) return {};
+  return n->symbol < kSymbolNames.size() ? kSymbolNames[n->symbol] : std::string_view{};
+}
+
 // The type is a string literal: its length is known where it is written, no strlen per call.
 template <std::size_t N>
-inline bool is_type(TSNode n, const char (&t)[N]) {
+inline bool is_type(Node n, const char (&t)[N]) {
   if (is_null(n)) return false;
   const auto& names = kSymbolNames;
-  TSSymbol sym = ts_node_symbol(n);
-  std::string_view name = sym < names.size() ? names[sym] : std::string_view(ts_node_type(n));
+  std::string_view name = n->symbol < names.size() ? names[n->symbol] : std::string_view{};
   return name.size() == N - 1 && std::memcmp(name.data(), t, N - 1) == 0;
 }
 
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
-TSNode unparen(TSNode n) {
+Node unparen(Node n) {
   for (int guard = 0; guard < 1000 && is_type(n, "parenthesized_expression"); ++guard) {
-    TSNode inner{};
+    Node inner{};
     int exprs = 0;
-    for (TSNode c : named_children(n)) {
+    for (Node c : named_children(n)) {
       if (is_type(c, "comment")) continue;
       inner = c;
       ++exprs;
@@ -336,18 +211,12 @@ TSFieldId field_id(const char* name) {
   return s.id;
 }
 
-TSNode field(TSNode n, const char* name) { return is_null(n) ? n : ts_node_child_by_field_id(n, field_id(name)); }
+Node field(Node n, const char* name) { return is_null(n) ? n : child_by_field(n, field_id(name)); }
 
 class Analyzer {
  public:
   Analyzer(const SourceFile& file, SourceModel& model, std::size_t chunk_bytes)
-      : file_(file), m_(model), saved_cache_(child_cache), chunk_bytes_(chunk_bytes) {
-    child_cache = &children_;
-    orphan_children.clear();
-  }
-  Analyzer(const Analyzer&) = delete;
-  Analyzer& operator=(const Analyzer&) = delete;
-  ~Analyzer() { child_cache = saved_cache_; }
+      : file_(file), m_(model), chunk_bytes_(chunk_bytes) {}
 
   void run() {
     PythonParser parser;
@@ -386,31 +255,28 @@ class Analyzer {
       // A large cell (a whole .py file) is parsed a run of top-level statements at a time: its
       // syntax tree, about 75 times the text, is then never held for more than one run.
       for (const SourceRange& range : top_level_ranges(cell.text, chunk_bytes_, chunk_limit_)) {
-        // The previous tree is gone: its nodes' addresses may be reused by this one.
-        children_.clear();
         auto tree = parser.parse(cell.text, range);
         if (!tree) break;
         run_ = std::string_view(cell.text).substr(range.begin, range.end - range.begin);
-        TSNode root = ts_tree_root_node(tree->get());
         // A syntax error ends the cell's analysis there, as a Python 2 statement does.
         if (auto err = tree->first_error()) {
           m_.syntax_errors.push_back(
               {cell.number, Place{err->line, err->column, err->line, err->column + 1}, err->message});
           break;
         }
-        if (auto py2 = find_python2(root)) {
+        // The analysis reads planlint's copy of the tree; tree-sitter's is freed before it starts.
+        // Node handles of the previous run are invalid from here.
+        tree_.build(tree->get());
+        tree.reset();
+        Node root = tree_.root();
+        if (auto py2 = find_python2()) {
           m_.syntax_errors.push_back(
               {cell.number, m_.place(cell.number, *py2), "Python 2 syntax (print or exec statement) is not Python 3"});
           break;
         }
-        // The module statement by statement (as visit(root) would): between two statements nothing
-        // holds a child list, so a large file's cache is dropped there and never grows with the file.
-        // A copy: the cache (and its node blocks) is dropped between statements.
-        const NodeSpan top_span = all_children(root);
-        const std::vector<TSNode> top(top_span.begin(), top_span.end());
-        for (TSNode c : top) {
-          if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, 1);
-          if (children_.size() > kChildCacheLimit) children_.clear();
+        // The module statement by statement (as visit(root) would).
+        for (Node c : all_children(root)) {
+          if (is_named(c) || is_type(c, "comment")) visit(c, 1);
           // Chains are found again by their bytes within one statement only. Kept longer, a chain
           // at the same bytes of a later cell would be taken for this one.
           built_.clear();
@@ -418,15 +284,12 @@ class Analyzer {
         }
       }
     }
-    children_.clear();  // the last tree is gone too
   }
 
  private:
   const SourceFile& file_;
   SourceModel& m_;
-  static constexpr std::size_t kChildCacheLimit = 4096;  // nodes: a few hundred KB
-  ChildCache children_;
-  ChildCache* saved_cache_ = nullptr;
+  SyntaxTree tree_;  // the current run's tree
   const Cell* cell_ = nullptr;
   std::string_view src_;  // the cell's text: what node byte offsets index
   std::string_view run_;  // the part of it parsed into the current tree
@@ -475,7 +338,7 @@ class Analyzer {
   int loop_depth_ = 0;
   std::set<const Chain*> noted_;
   std::vector<std::string_view> columns_;  // collect_columns' list for the expression being made
-  TSNode statement_node_{};                // the expression_statement being visited, if any
+  Node statement_node_{};                  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
   std::vector<int> loops_;                     // open loops, innermost last
   std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
@@ -539,41 +402,41 @@ class Analyzer {
 
  private:
   // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
-  std::optional<Expr::Lambda> root_lambda(TSNode call) {
+  std::optional<Expr::Lambda> root_lambda(Node call) {
     if (!is_type(call, "call")) return std::nullopt;
-    TSNode args = field(call, "arguments");
-    for (TSNode a : named_children(args)) {
+    Node args = field(call, "arguments");
+    for (Node a : named_children(args)) {
       if (!is_type(a, "lambda")) continue;
       Expr::Lambda l;
-      TSNode params = field(a, "parameters");
-      for (std::uint32_t k = 0; k < named_count(params); ++k) l.params.push_back(view(ts_node_named_child(params, k)));
+      Node params = field(a, "parameters");
+      for (std::uint32_t k = 0; k < named_count(params); ++k) l.params.push_back(view(nth_named(params, k)));
       l.body = view(field(a, "body"));
       return l;
     }
     return std::nullopt;
   }
 
-  std::string text(TSNode n) const { return std::string(view(n)); }
+  std::string text(Node n) const { return std::string(view(n)); }
 
   // The node's text in the cell, viewed (the model's Exprs keep views: the cell outlives them).
-  std::string_view view(TSNode n) const {
+  std::string_view view(Node n) const {
     if (is_null(n)) return {};
-    auto b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    auto b = node_start(n), e = node_end(n);
     if (e > src_.size() || b > e) return {};
     return src_.substr(b, e - b);
   }
 
-  Pos pos_of(TSNode n) const {
+  Pos pos_of(Node n) const {
     if (is_null(n)) return Pos{};
-    return Pos{ts_node_start_byte(n), ts_node_end_byte(n)};
+    return Pos{node_start(n), node_end(n)};
   }
 
   // What removing `.name(args)` from a chain removes: from the end of the object, or, when the '.'
   // starts its own line, that whole line (indentation and line break included) so that comments
   // between the links stay.
-  Pos removal_range(TSNode obj, TSNode call) const {
+  Pos removal_range(Node obj, Node call) const {
     Pos p = pos_of(call);
-    std::size_t start = is_null(obj) ? p.start_byte : ts_node_end_byte(obj);
+    std::size_t start = is_null(obj) ? p.start_byte : node_end(obj);
     std::size_t dot = src_.find('.', start);
     if (dot != std::string_view::npos && dot < p.end_byte) {
       // Only blanks between the line start and the dot: scanned back over the indent alone (an
@@ -594,7 +457,7 @@ class Analyzer {
 
   // Past kMaxDepth nothing below is analysed (the stack must never overflow); that is said, once
   // per cell, rather than silently dropping what is inside.
-  bool too_deep(TSNode n, int depth) {
+  bool too_deep(Node n, int depth) {
     if (depth <= kMaxDepth) return false;
     bool noted = std::any_of(m_.depth_limits.begin(), m_.depth_limits.end(),
                              [&](const SyntaxProblem& p) { return p.cell == cell_->number; });
@@ -638,32 +501,18 @@ class Analyzer {
     return false;
   }
 
-  // The first print/exec statement in document order: one cursor walk, no allocation per node.
-  std::optional<Pos> find_python2(TSNode root) const {
+  // The first print/exec statement in document order (the tree's nodes are in that order).
+  std::optional<Pos> find_python2() const {
     if (!may_have_python2(run_)) return std::nullopt;
     static const TSSymbol print_stmt = ts_language_symbol_for_name(tree_sitter_python(), "print_statement", 15, true);
     static const TSSymbol exec_stmt = ts_language_symbol_for_name(tree_sitter_python(), "exec_statement", 14, true);
-    TSTreeCursor cursor = ts_tree_cursor_new(root);
-    std::optional<Pos> found;
-    for (;;) {
-      TSNode n = ts_tree_cursor_current_node(&cursor);
-      TSSymbol sym = ts_node_symbol(n);
-      if (sym == print_stmt || sym == exec_stmt) {
-        found = pos_of(n);
-        break;
-      }
-      if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-      bool moved = false;
-      while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor)))
-        if (!ts_tree_cursor_goto_parent(&cursor)) break;
-      if (!moved) break;
-    }
-    ts_tree_cursor_delete(&cursor);
-    return found;
+    for (const SyntaxNode& n : tree_.nodes())
+      if (n.symbol == print_stmt || n.symbol == exec_stmt) return Pos{n.start_byte, n.end_byte};
+    return std::nullopt;
   }
 
   // "a.b.c" for identifier/attribute nodes, "" otherwise.
-  std::string dotted(TSNode n) const {
+  std::string dotted(Node n) const {
     if (is_type(n, "identifier")) return text(n);
     if (is_type(n, "attribute")) {
       std::string left = dotted(field(n, "object"));
@@ -673,8 +522,8 @@ class Analyzer {
     return {};
   }
 
-  void handle_import(TSNode n) {
-    for (TSNode c : named_children(n)) {
+  void handle_import(Node n) {
+    for (Node c : named_children(n)) {
       if (is_type(c, "dotted_name")) {
         std::string name = text(c);
         m_.imports[name.substr(0, name.find('.'))] = name.substr(0, name.find('.'));
@@ -685,10 +534,10 @@ class Analyzer {
     }
   }
 
-  void handle_import_from(TSNode n) {
+  void handle_import_from(Node n) {
     std::string module = text(field(n, "module_name"));
-    for (TSNode c : named_children(n)) {
-      if (ts_node_eq(c, field(n, "module_name"))) continue;
+    for (Node c : named_children(n)) {
+      if (c == field(n, "module_name")) continue;
       if (is_type(c, "wildcard_import")) {
         m_.star_imports.insert(module);
       } else if (is_type(c, "dotted_name")) {
@@ -700,7 +549,7 @@ class Analyzer {
   }
 
   // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
-  void collect_columns(TSNode n, std::vector<std::string_view>& out, int depth, bool sql_string) {
+  void collect_columns(Node n, std::vector<std::string_view>& out, int depth, bool sql_string) {
     if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "string")) {
       std::string_view v = string_value(n).value_or("");
@@ -720,29 +569,29 @@ class Analyzer {
       return;
     }
     if (is_type(n, "attribute")) {
-      TSNode obj = field(n, "object");
+      Node obj = field(n, "object");
       if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0) out.push_back(view(field(n, "attribute")));
     }
     if (is_type(n, "call")) {
       std::string callee = m_.qualify(dotted(field(n, "function")));
       bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" ||
                     callee == "pyspark.sql.functions.expr";
-      TSNode args = field(n, "arguments");
-      for (TSNode child : named_children(args))
+      Node args = field(n, "arguments");
+      for (Node child : named_children(args))
         collect_columns(child, out, depth + 1, callee == "pyspark.sql.functions.expr");
       if (!col_fn) collect_columns(field(n, "function"), out, depth + 1, false);
       return;
     }
-    for (TSNode child : named_children(n)) collect_columns(child, out, depth + 1, false);
+    for (Node child : named_children(n)) collect_columns(child, out, depth + 1, false);
   }
 
   // The literal's contents: a view of the cell when they are one piece, else kept by the model.
-  std::optional<std::string_view> string_value(TSNode n) {
+  std::optional<std::string_view> string_value(Node n) {
     if (!is_type(n, "string")) return std::nullopt;
     std::string_view first;
     std::string joined;
     int pieces = 0;
-    for (TSNode c : named_children(n)) {
+    for (Node c : named_children(n)) {
       if (is_type(c, "interpolation")) return std::nullopt;  // f-string with values: not a literal
       if (!is_type(c, "string_content")) continue;
       if (++pieces == 1) first = view(c);
@@ -754,22 +603,22 @@ class Analyzer {
   }
 
   // [(k, v), ...] (setAll) or {k: v} / map={k: v} (config): the pairs, for configuration settings.
-  void read_pairs(TSNode a, std::vector<std::pair<Expr, Expr>>& out, int depth) {
+  void read_pairs(Node a, std::vector<std::pair<Expr, Expr>>& out, int depth) {
     if (is_type(a, "keyword_argument")) {
       if (text(field(a, "name")) != "map") return;
       a = field(a, "value");
     }
     a = unparen(a);
     if (depth < kMaxDepth)
-      for (TSNode item : named_children(a)) {
-        TSNode k{}, v{};
+      for (Node item : named_children(a)) {
+        Node k{}, v{};
         if (is_type(a, "dictionary") && is_type(item, "pair")) {
           k = field(item, "key");
           v = field(item, "value");
         } else if ((is_type(a, "list") || is_type(a, "tuple")) && (is_type(item, "tuple") || is_type(item, "list")) &&
                    named_count(item) == 2) {
-          k = ts_node_named_child(item, 0);
-          v = ts_node_named_child(item, 1);
+          k = nth_named(item, 0);
+          v = nth_named(item, 1);
         } else {
           continue;
         }
@@ -778,7 +627,7 @@ class Analyzer {
   }
 
   // A literal operand: `5`, "x", None, F.lit(...): comparing a column with it is a filter, not a key.
-  bool is_literal(TSNode n) const {
+  bool is_literal(Node n) const {
     n = unparen(n);
     std::string_view t = node_type(n);
     if (t == "string" || t == "integer" || t == "float" || t == "true" || t == "false" || t == "none") return true;
@@ -788,16 +637,16 @@ class Analyzer {
 
   // How a join condition reads (see Expr::Condition). The conjuncts of `&` (and of a list) need one
   // column equality between them for Spark to plan a hash or sort-merge join; `|` and `~` hide it.
-  Expr::Condition condition_of(TSNode n, int depth) const {
+  Expr::Condition condition_of(Node n, int depth) const {
     using C = Expr::Condition;
     n = unparen(n);
     if (depth > kMaxDepth || is_null(n)) return C::unknown;
     std::string_view t = node_type(n);
     if (t == "string") return C::keys;
     if (is_literal(n)) return C::no_equality;  // None, F.lit(True): no condition at all
-    auto combine_and = [&](const std::vector<TSNode>& parts) {
+    auto combine_and = [&](const std::vector<Node>& parts) {
       bool all_keys = !parts.empty(), all_known = true;
-      for (TSNode p : parts) {
+      for (Node p : parts) {
         C c = condition_of(p, depth + 1);
         if (c == C::equality) return C::equality;
         all_keys = all_keys && c == C::keys;
@@ -807,16 +656,16 @@ class Analyzer {
       return all_known ? C::no_equality : C::unknown;
     };
     if (t == "list" || t == "tuple") {
-      std::vector<TSNode> parts;
+      std::vector<Node> parts;
       for (std::uint32_t i = 0; i < named_count(n); ++i)
-        if (!is_type(ts_node_named_child(n, i), "comment")) parts.push_back(ts_node_named_child(n, i));
+        if (!is_type(nth_named(n, i), "comment")) parts.push_back(nth_named(n, i));
       return combine_and(parts);
     }
     if (t == "comparison_operator") {
       bool eq = false, other = false;
       for (std::uint32_t i = 0; i < child_count(n); ++i) {
-        TSNode ch = ts_node_child(n, i);
-        if (ts_node_is_named(ch)) continue;
+        Node ch = nth_child(n, i);
+        if (is_named(ch)) continue;
         std::string_view op = node_type(ch);
         if (op == "==")
           eq = true;
@@ -827,7 +676,7 @@ class Analyzer {
       }
       if (other || named_count(n) != 2) return other ? C::no_equality : C::unknown;
       if (!eq) return C::unknown;
-      bool literal = is_literal(ts_node_named_child(n, 0)) || is_literal(ts_node_named_child(n, 1));
+      bool literal = is_literal(nth_named(n, 0)) || is_literal(nth_named(n, 1));
       return literal ? C::no_equality : C::equality;
     }
     if (t == "binary_operator") {
@@ -842,7 +691,7 @@ class Analyzer {
     if (t == "unary_operator" && text(field(n, "operator")) == "~")
       return condition_of(field(n, "argument"), depth + 1) == C::unknown ? C::unknown : C::no_equality;
     if (t == "call") {
-      TSNode fn = field(n, "function");
+      Node fn = field(n, "function");
       std::string name = is_type(fn, "attribute") ? text(field(fn, "attribute")) : m_.qualify(dotted(fn));
       static const std::set<std::string, std::less<>> kNoEquality{"startswith",
                                                                   "endswith",
@@ -862,7 +711,7 @@ class Analyzer {
     return C::unknown;
   }
 
-  Expr make_expr(TSNode n, int depth) {
+  Expr make_expr(Node n, int depth) {
     Expr e;
     e.text = view(n);
     e.pos = pos_of(n);
@@ -886,8 +735,8 @@ class Analyzer {
     if (is_type(n, "false")) e.bool_value = false;
     if (is_type(n, "lambda")) {
       Expr::Lambda l;
-      TSNode params = field(n, "parameters");
-      for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(ts_node_named_child(params, i)));
+      Node params = field(n, "parameters");
+      for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(nth_named(params, i)));
       l.body = view(field(n, "body"));
       e.lambda = &m_.lambdas.emplace_back(std::move(l));
     }
@@ -901,8 +750,8 @@ class Analyzer {
     return e;
   }
 
-  const Chain* build_chain(TSNode n, int depth) {
-    auto key = std::make_pair(ts_node_start_byte(n), ts_node_end_byte(n));
+  const Chain* build_chain(Node n, int depth) {
+    auto key = std::make_pair(node_start(n), node_end(n));
     if (auto it = built_.find(key); it != built_.end()) return it->second;
     Chain& c = m_.chains.emplace_back();
     built_[key] = &c;
@@ -919,31 +768,31 @@ class Analyzer {
     }
     c.branches = branches_kept_;
     c.pos = pos_of(n);
-    TSNode cur = n;
+    Node cur = n;
     std::vector<Link> links;
     for (std::size_t guard = 0; guard < kMaxLinks; ++guard) {
       if (is_type(cur, "call")) {
-        TSNode fn = field(cur, "function");
-        TSNode args = field(cur, "arguments");
+        Node fn = field(cur, "function");
+        Node args = field(cur, "arguments");
         if (is_type(fn, "attribute")) {
           Link l;
           l.name = view(field(fn, "attribute"));
           l.is_call = true;
           l.name_pos = pos_of(field(fn, "attribute"));
-          TSNode obj = field(fn, "object");
+          Node obj = field(fn, "object");
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
           l.args = make_args(args, depth);
           if (l.name == "setAll" || l.name == "config") {
             std::vector<std::pair<Expr, Expr>> pairs;
-            for (TSNode child : named_children(args)) read_pairs(child, pairs, depth);
+            for (Node child : named_children(args)) read_pairs(child, pairs, depth);
             l.pairs = m_.arena.copy(pairs);
           }
           if (l.name == "join") {
             // df.join(other, on): the condition, read once here rather than for every expression.
             std::uint32_t positional = 0;
             for (std::uint32_t i = 0, k = 0; i < named_count(args); ++i) {
-              TSNode a = ts_node_named_child(args, i);
+              Node a = nth_named(args, i);
               if (is_type(a, "comment")) continue;
               bool keyword = is_type(a, "keyword_argument");
               Arg& arg = l.args[k++];
@@ -967,15 +816,15 @@ class Analyzer {
         Link l;
         l.name = view(field(cur, "attribute"));
         l.name_pos = pos_of(field(cur, "attribute"));
-        TSNode obj = field(cur, "object");
+        Node obj = field(cur, "object");
         l.link_pos = pos_of(cur);
-        l.link_pos.start_byte = is_null(obj) ? l.link_pos.start_byte : ts_node_end_byte(obj);
+        l.link_pos.start_byte = is_null(obj) ? l.link_pos.start_byte : node_end(obj);
         l.expr_pos = pos_of(cur);
         links.push_back(l);
         cur = obj;
         continue;
       }
-      if (is_type(cur, "parenthesized_expression") && !ts_node_eq(unparen(cur), cur)) {
+      if (is_type(cur, "parenthesized_expression") && unparen(cur) != cur) {
         cur = unparen(cur);
         continue;
       }
@@ -1018,7 +867,7 @@ class Analyzer {
 
   // The root call as written; its arguments (SparkConf(), broadcast(df), Window.orderBy(...)) go
   // to args_out, each read as an expression of its own for rules that look inside (broadcast(x)).
-  Chain::Root make_root_call(TSNode call, int depth, std::span<Arg>& args_out) {
+  Chain::Root make_root_call(Node call, int depth, std::span<Arg>& args_out) {
     Chain::Root root{view(call), pos_of(call)};
     if (depth < kMaxDepth) args_out = make_args(field(call, "arguments"), depth);
     return root;
@@ -1026,13 +875,13 @@ class Analyzer {
 
   // A call's arguments (comments skipped), each read as an expression; kept by the model, exactly
   // as many as there are.
-  std::span<Arg> make_args(TSNode args, int depth) {
+  std::span<Arg> make_args(Node args, int depth) {
     const NodeSpan arg_nodes = named_children(args);
     std::size_t count = 0;
-    for (TSNode a : arg_nodes) count += is_type(a, "comment") ? 0 : 1;
+    for (Node a : arg_nodes) count += is_type(a, "comment") ? 0 : 1;
     std::span<Arg> out = m_.arena.make<Arg>(count);
     std::size_t k = 0;
-    for (TSNode a : arg_nodes) {
+    for (Node a : arg_nodes) {
       if (is_type(a, "comment")) continue;
       Arg& arg = out[k++];
       if (is_type(a, "keyword_argument")) {
@@ -1174,7 +1023,7 @@ class Analyzer {
 
   // NAME = <literal> once at module level: a constant that settings may use for their key or value.
   // A second assignment anywhere makes it a variable.
-  void note_constant(const std::string& name, TSNode right, int depth) {
+  void note_constant(const std::string& name, Node right, int depth) {
     if (!assigned_.insert(name).second) {
       constants_.erase(name);
       m_.literal_collections.erase(name);
@@ -1189,9 +1038,9 @@ class Analyzer {
     if (e.string_value || e.int_value || e.bool_value) constants_.emplace(name, e);
   }
 
-  void handle_assignment(TSNode n, int depth) {
-    TSNode left = field(n, "left");
-    TSNode right = field(n, "right");
+  void handle_assignment(Node n, int depth) {
+    Node left = field(n, "left");
+    Node right = field(n, "right");
     if (is_null(right)) return;
     // x = (df.cache()), black style: the parentheses change nothing.
     right = unparen(right);
@@ -1212,7 +1061,7 @@ class Analyzer {
         // `acc = new if acc is None else acc.union(new)`: each branch's chain is what `name` may hold.
         if (is_type(right, "conditional_expression") && named_count(right) == 3)
           for (std::uint32_t i : {0U, 2U}) {
-            TSNode branch = unparen(ts_node_named_child(right, i));
+            Node branch = unparen(nth_named(right, i));
             if (is_type(branch, "call") || is_type(branch, "attribute"))
               if (const Chain* c = build_chain(branch, depth + 1)) const_cast<Chain*>(c)->assigned_to = view(left);
           }
@@ -1237,13 +1086,13 @@ class Analyzer {
       if (u.pos.start_byte == chain.pos.start_byte && u.cell == chain.cell && u.name.empty()) u.name = name;
   }
 
-  void handle_decorated(TSNode n, int depth) {
-    TSNode def = field(n, "definition");
+  void handle_decorated(Node n, int depth) {
+    Node def = field(n, "definition");
     std::string fname = is_type(def, "function_definition") ? text(field(def, "name")) : std::string();
-    for (TSNode d : named_children(n)) {
+    for (Node d : named_children(n)) {
       if (!is_type(d, "decorator")) continue;
-      TSNode expr = ts_node_named_child(d, 0);
-      TSNode callee = is_type(expr, "call") ? field(expr, "function") : expr;
+      Node expr = nth_named(d, 0);
+      Node callee = is_type(expr, "call") ? field(expr, "function") : expr;
       std::string q = m_.qualify(dotted(callee));
       if (q == "pyspark.sql.functions.udf") {
         m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname});
@@ -1381,7 +1230,7 @@ class Analyzer {
     }
   }
 
-  void visit_children_of_chain(TSNode n, int depth) {
+  void visit_children_of_chain(Node n, int depth) {
     // Inside a chain, only argument lists (and lambdas in them) can hold further statements of interest.
     if (depth > kMaxDepth || is_null(n)) return;
     if (is_type(n, "call") || is_type(n, "attribute")) {
@@ -1391,16 +1240,16 @@ class Analyzer {
         note_udf_call(*c);
         note_setting(*c);
       }
-      TSNode cur = n;
+      Node cur = n;
       while (is_type(cur, "call") || is_type(cur, "attribute") || is_type(cur, "parenthesized_expression")) {
         if (is_type(cur, "call")) {
-          TSNode args = field(cur, "arguments");
-          for (TSNode child : named_children(args)) visit(child, depth + 1);
+          Node args = field(cur, "arguments");
+          for (Node child : named_children(args)) visit(child, depth + 1);
           cur = field(cur, "function");
         } else if (is_type(cur, "attribute")) {
           cur = field(cur, "object");
         } else {
-          cur = ts_node_named_child(cur, 0);
+          cur = nth_named(cur, 0);
         }
       }
       if (!is_type(cur, "identifier")) visit(cur, depth + 1);
@@ -1410,8 +1259,8 @@ class Analyzer {
   }
 
   // `spark.conf.set(k, v)` alone on its line(s): remember the range that removing the statement removes.
-  void note_whole_statement(TSNode n, int depth) {
-    const Chain* c = build_chain(ts_node_named_child(n, 0), depth + 1);
+  void note_whole_statement(Node n, int depth) {
+    const Chain* c = build_chain(nth_named(n, 0), depth + 1);
     Pos p = pos_of(n);
     std::size_t line_start = p.start_byte == 0 ? std::string_view::npos : src_.rfind('\n', p.start_byte - 1);
     line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
@@ -1426,35 +1275,35 @@ class Analyzer {
   }
 
   // `for df in dfs:` / `for name, df in items:` rebinds its targets on every turn.
-  void note_loop_targets(TSNode target, int depth) {
+  void note_loop_targets(Node target, int depth) {
     if (depth > kMaxDepth || is_null(target)) return;
     if (is_type(target, "identifier")) {
       loop_targets_[text(target)] = loops_.back();
       bind(text(target), nullptr);
       return;
     }
-    for (TSNode child : named_children(target)) note_loop_targets(child, depth + 1);
+    for (Node child : named_children(target)) note_loop_targets(child, depth + 1);
   }
 
   // Parameters and annotations of a def: `df: DataFrame` and `-> DataFrame` say what flows in and out.
-  void note_function(TSNode def) {
+  void note_function(Node def) {
     FunctionInfo& f = m_.functions[text(field(def, "name"))];
     f.params.clear();
     f.body = view(field(def, "body")).substr(0, std::size_t{16} * 1024);
-    TSNode params = field(def, "parameters");
-    auto is_dataframe_type = [&](TSNode type) {
+    Node params = field(def, "parameters");
+    auto is_dataframe_type = [&](Node type) {
       std::string t = text(type);
       return t == "DataFrame" || m_.qualify(t) == "pyspark.sql.DataFrame" ||
              m_.qualify(t) == "pyspark.sql.dataframe.DataFrame" || t.rfind("\"DataFrame", 0) == 0 ||
              t.find(".DataFrame") != std::string::npos;
     };
-    for (TSNode p : named_children(params)) {
+    for (Node p : named_children(params)) {
       std::string name;
-      TSNode type{};
+      Node type{};
       if (is_type(p, "identifier")) {
         name = text(p);
       } else if (is_type(p, "typed_parameter")) {
-        name = named_count(p) > 0 ? text(ts_node_named_child(p, 0)) : std::string();
+        name = named_count(p) > 0 ? text(nth_named(p, 0)) : std::string();
         type = field(p, "type");
       } else if (is_type(p, "default_parameter") || is_type(p, "typed_default_parameter")) {
         name = text(field(p, "name"));
@@ -1467,32 +1316,32 @@ class Analyzer {
         f.dataframe_params.insert(name);
     }
     // A method's first parameter is the object itself, never a DataFrame passed in.
-    TSNode ret = field(def, "return_type");
+    Node ret = field(def, "return_type");
     if (!is_null(ret) && is_dataframe_type(ret) && m_.qualify(text(ret)).find("pandas") == std::string::npos)
       f.returns_dataframe = true;
   }
 
   // `["a", "b"]`, `("a", "b")`, `{"a"}`: their length; `range(3)`, `range(1, 4)`: the count; else -1.
-  int spelled_out_turns(TSNode it) {
+  int spelled_out_turns(Node it) {
     it = unparen(it);
     // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
     for (int guard = 0; guard < 4 && is_type(it, "call"); ++guard) {
       std::string fn = text(field(it, "function"));
-      TSNode args = field(it, "arguments");
+      Node args = field(it, "arguments");
       if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple") ||
           named_count(args) != 1)
         break;
-      it = unparen(ts_node_named_child(args, 0));
+      it = unparen(nth_named(args, 0));
     }
     if (is_type(it, "list") || is_type(it, "tuple") || is_type(it, "set")) {
       for (std::uint32_t i = 0; i < named_count(it); ++i)
-        if (is_type(ts_node_named_child(it, i), "list_splat")) return -1;
+        if (is_type(nth_named(it, i), "list_splat")) return -1;
       return static_cast<int>(named_count(it));
     }
     if (!is_type(it, "call") || text(field(it, "function")) != "range") return -1;
-    TSNode args = field(it, "arguments");
+    Node args = field(it, "arguments");
     std::vector<long long> v;
-    for (TSNode a : named_children(args)) {
+    for (Node a : named_children(args)) {
       if (!is_type(a, "integer")) return -1;
       try {
         v.push_back(std::stoll(text(a)));
@@ -1506,13 +1355,13 @@ class Analyzer {
   }
 
   // The chain counted by `e` (`df.count()`, or `len(df.collect())` with via_len), or nullptr.
-  const Chain* counted(TSNode e, int depth, bool& via_len) {
+  const Chain* counted(Node e, int depth, bool& via_len) {
     e = unparen(e);
     via_len = false;
     if (is_type(e, "call") && text(field(e, "function")) == "len") {
-      TSNode args = field(e, "arguments");
+      Node args = field(e, "arguments");
       if (named_count(args) != 1) return nullptr;
-      TSNode inner = unparen(ts_node_named_child(args, 0));
+      Node inner = unparen(nth_named(args, 0));
       if (!is_type(inner, "call")) return nullptr;
       const Chain* c = build_chain(inner, depth + 1);
       if (c == nullptr || c->links.empty() || c->links.back().name != "collect" || !c->links.back().args.empty())
@@ -1528,7 +1377,7 @@ class Analyzer {
     return c;
   }
 
-  void note_size_test(const Chain* c, bool via_len, bool means_empty, TSNode whole) {
+  void note_size_test(const Chain* c, bool via_len, bool means_empty, Node whole) {
     SizeTest s;
     s.chain = c;
     s.via_len = via_len;
@@ -1539,13 +1388,13 @@ class Analyzer {
   }
 
   // `count OP literal` or `literal OP count` where the question is "empty or not".
-  void note_comparison(TSNode n, int depth) {
+  void note_comparison(Node n, int depth) {
     if (named_count(n) != 2 || child_count(n) != 3) return;
-    TSNode a = ts_node_named_child(n, 0), b = ts_node_named_child(n, 1);
-    std::string op(node_type(ts_node_child(n, 1)));
+    Node a = nth_named(n, 0), b = nth_named(n, 1);
+    std::string op(node_type(nth_child(n, 1)));
     bool via_len = false;
     const Chain* c = counted(a, depth, via_len);
-    TSNode lit = b;
+    Node lit = b;
     if (c == nullptr) {
       c = counted(b, depth, via_len);
       lit = a;
@@ -1570,10 +1419,10 @@ class Analyzer {
   }
 
   // `if df.count():`, `while not df.count():`: the count itself is the condition.
-  void note_truth_test(TSNode cond, int depth) {
+  void note_truth_test(Node cond, int depth) {
     cond = unparen(cond);
     bool negated = false;
-    TSNode whole = cond;
+    Node whole = cond;
     if (is_type(cond, "not_operator")) {
       negated = true;
       cond = unparen(field(cond, "argument"));
@@ -1582,7 +1431,7 @@ class Analyzer {
     if (const Chain* c = counted(cond, depth, via_len)) note_size_test(c, via_len, negated, whole);
   }
 
-  void visit(TSNode n, int depth) {
+  void visit(Node n, int depth) {
     if (too_deep(n, depth) || is_null(n)) return;
     std::string_view t = node_type(n);
     if (t == "comment") {
@@ -1595,7 +1444,7 @@ class Analyzer {
       ++statement_;
     if (t == "comparison_operator") note_comparison(n, depth);
     if (t == "if_statement" || t == "elif_clause") note_truth_test(field(n, "condition"), depth);
-    if (t == "expression_statement" && named_count(n) == 1 && is_type(ts_node_named_child(n, 0), "call"))
+    if (t == "expression_statement" && named_count(n) == 1 && is_type(nth_named(n, 0), "call"))
       note_whole_statement(n, depth);
     if (t == "decorated_definition") return handle_decorated(n, depth);
     if (t == "assignment") return handle_assignment(n, depth);
@@ -1609,7 +1458,7 @@ class Analyzer {
       branches_.pop_back();
       branches_changed_ = true;
       int branch = 1;
-      for (TSNode c : all_children(n)) {
+      for (Node c : all_children(n)) {
         if (is_type(c, "comment")) {
           visit(c, depth + 1);
           continue;
@@ -1630,7 +1479,7 @@ class Analyzer {
       ++loop_depth_;
       loops_.push_back(++next_loop_);
       Loop& loop = m_.loops.emplace_back();
-      loop.pos = pos_of(ts_node_child(n, 0));
+      loop.pos = pos_of(nth_child(n, 0));
       loop.cell = cell_->number;
       if (t == "for_statement") loop.known_turns = spelled_out_turns(field(n, "right"));
       auto saved_targets = loop_targets_;
@@ -1643,7 +1492,7 @@ class Analyzer {
       return;
     }
     if (t == "return_statement") {
-      TSNode value = named_count(n) > 0 ? ts_node_named_child(n, 0) : TSNode{};
+      Node value = named_count(n) > 0 ? nth_named(n, 0) : Node{};
       value = unparen(value);
       if (!functions_.empty()) {
         const Chain* r = nullptr;
@@ -1677,8 +1526,8 @@ class Analyzer {
       close_scope(saved);
       return;
     }
-    for (TSNode c : all_children(n)) {
-      if (ts_node_is_named(c) || is_type(c, "comment")) visit(c, depth + 1);
+    for (Node c : all_children(n)) {
+      if (is_named(c) || is_type(c, "comment")) visit(c, depth + 1);
     }
   }
 };

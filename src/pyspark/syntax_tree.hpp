@@ -1,0 +1,65 @@
+// A tree-sitter syntax tree copied, in one cursor walk, into planlint's own nodes: each node's
+// children (all of them, and the named ones) are a contiguous list, and each child carries the
+// field its parent gives it. The analyzer asks for the same node's children and fields again and
+// again; tree-sitter 0.20's node API answers each of those by walking siblings from the first
+// (ts_node_child, ts_node_child_by_field_id), here they are an array read and a short scan.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+struct TSTree;
+
+namespace planlint::pyspark {
+
+struct SyntaxNode;
+// A node of a SyntaxTree, or nullptr where tree-sitter would give a null node (a missing field,
+// a child past the last). Valid while its tree lives and is not rebuilt.
+using Node = const SyntaxNode*;
+using NodeSpan = std::span<const Node>;
+
+// A node's children and fields are read from the node alone (no tree needed).
+struct SyntaxNode {
+  std::uint32_t start_byte = 0, end_byte = 0;
+  const Node* kids = nullptr;  // child_count nodes, then the named_count named ones among them
+  std::uint32_t child_count = 0;
+  std::uint32_t named_count = 0;
+  std::uint16_t symbol = 0;  // tree-sitter's symbol (its type)
+  std::uint16_t field = 0;   // the field its parent gives it (tree-sitter's field id), 0 for none
+  bool named = false;
+};
+
+inline NodeSpan children(Node n) { return n == nullptr ? NodeSpan{} : NodeSpan(n->kids, n->child_count); }
+inline NodeSpan named_children(Node n) {
+  return n == nullptr ? NodeSpan{} : NodeSpan(n->kids + n->child_count, n->named_count);
+}
+// The first child with that field (what ts_node_child_by_field_id answers), or nullptr.
+inline Node child_by_field(Node n, std::uint16_t field_id) {
+  for (Node c : children(n))
+    if (c->field == field_id) return c;
+  return nullptr;
+}
+
+class SyntaxTree {
+ public:
+  // Replaces what the tree held by a copy of `tree`. Node handles of the previous copy are invalid.
+  void build(const TSTree* tree);
+  [[nodiscard]] Node root() const { return nodes_.empty() ? nullptr : nodes_.data(); }
+  [[nodiscard]] std::size_t size() const { return nodes_.size(); }
+  // Every node in document order (preorder): the root first.
+  [[nodiscard]] std::span<const SyntaxNode> nodes() const { return nodes_; }
+
+ private:
+  std::vector<SyntaxNode> nodes_;
+  std::vector<Node> kids_;
+  // Reused between builds: no allocation per tree once they have grown.
+  std::vector<std::uint32_t> kid_index_, pending_, first_kid_;
+  struct Frame {
+    std::uint32_t node, pending_begin;
+  };
+  std::vector<Frame> frames_;
+};
+
+}  // namespace planlint::pyspark
