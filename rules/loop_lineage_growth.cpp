@@ -2,6 +2,7 @@
 #include <set>
 
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -69,8 +70,7 @@ bool lineage_cut_in_loop(const pyspark::SourceModel& m, int loop, const std::str
 
 void check_loop_lineage_growth(SourceContext& ctx) {
   const auto& m = ctx.model();
-  static const std::set<std::string, std::less<>> growing{"union", "unionByName", "unionAll",
-                                                          "join",  "crossJoin",   "select"};
+  static const util::NameSet growing{"union", "unionByName", "unionAll", "join", "crossJoin", "select"};
   std::set<std::pair<int, std::string>> reported;  // one finding per loop and name
   for (const auto& chain : m.chains) {
     if (!chain.in_loop || chain.loop == 0 || chain.assigned_to.empty() || chain.assigned_to != chain.root ||

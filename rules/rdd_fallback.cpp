@@ -4,6 +4,7 @@
 
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -88,7 +89,7 @@ std::string group_aggregate(const pyspark::Link& l) {
   const pyspark::Arg* a = l.arg(0, "f");
   if (a == nullptr) return {};
   const pyspark::Expr& f = a->value;
-  static const std::set<std::string, std::less<>> aggs{"len", "sum", "max", "min"};
+  static const util::NameSet aggs{"len", "sum", "max", "min"};
   if (l.name == "mapValues" && f.kind == "identifier" && aggs.count(f.text) != 0) return std::string(f.text);
   if (!f.lambda || f.lambda->params.size() != 1) return {};
   const std::string p(f.lambda->params[0]);
@@ -145,7 +146,7 @@ void check_rdd_fallback_plan(PlanContext& ctx) {
 
 void check_rdd_fallback(SourceContext& ctx) {
   const auto& m = ctx.model();
-  static const std::set<std::string, std::less<>> row_functions{"map", "flatMap", "filter", "foreach"};
+  static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach"};
   for (const auto& chain : m.chains) {
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -74,18 +75,18 @@ namespace {
 using pyspark::Chain;
 using pyspark::Link;
 
-const std::set<std::string, std::less<>> kShuffles{
+const util::NameSet kShuffles{
     "groupBy",         "groupby",   "agg",          "join",        "crossJoin",          "distinct", "dropDuplicates",
     "drop_duplicates", "orderBy",   "sort",         "repartition", "repartitionByRange", "rollup",   "cube",
     "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
-const std::set<std::string, std::less<>> kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
-const std::set<std::string, std::less<>> kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
-const std::set<std::string, std::less<>> kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json"};
-const std::set<std::string, std::less<>> kWriteEnds{"save",    "saveAsTable", "insertInto",
-                                                    "parquet", "csv",         "json",
-                                                    "orc",     "text",        "jdbc",
-                                                    "append",  "create",      "createOrReplace",
-                                                    "replace", "overwrite",   "overwritePartitions"};
+const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
+const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
+const util::NameSet kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json"};
+const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
+                               "parquet", "csv",         "json",
+                               "orc",     "text",        "jdbc",
+                               "append",  "create",      "createOrReplace",
+                               "replace", "overwrite",   "overwritePartitions"};
 
 struct Action {
   const Chain* chain;

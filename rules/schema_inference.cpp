@@ -4,6 +4,7 @@
 #include <set>
 
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -96,7 +97,7 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
 }
 
 bool is_terminal_read(const pyspark::Link& l) {
-  static const std::set<std::string, std::less<>> names{"csv", "json", "load", "parquet", "orc", "text", "table"};
+  static const util::NameSet names{"csv", "json", "load", "parquet", "orc", "text", "table"};
   return l.is_call && names.count(l.name) != 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "pyspark/python_parser.hpp"
 #include "pyspark/syntax_tree.hpp"
+#include "util/name_set.hpp"
 
 using planlint::pyspark::PythonParser;
 
@@ -227,4 +228,26 @@ TEST_CASE("planlint's copy of a syntax tree answers as tree-sitter's node API do
   }
   CHECK(files > 20);
   CHECK(compared_nodes > 10000);
+}
+
+TEST_CASE("a NameSet answers as a set of its names does", "[pyspark]") {
+  const planlint::util::NameSet set{"map", "flatMap", "mapValues", "count", "countByKey", "a", "map"};
+  CHECK(set.size() == 7);
+  for (std::string_view n : {"map", "flatMap", "mapValues", "count", "countByKey", "a"}) {
+    CHECK(set.contains(n));
+    CHECK(set.count(n) == 1);
+  }
+  // Near misses: same length, same first/last/middle characters, prefixes, case, empty.
+  for (std::string_view n : {"mop", "Map", "ma", "maps", "flatMapx", "countByKe", "", "b", "coumt", "mapvalues"}) {
+    CHECK_FALSE(set.contains(n));
+    CHECK(set.count(n) == 0);
+  }
+  // Many names with the same length and ends land in the same slots: still found, still exact.
+  std::vector<std::string> many;
+  for (char c = 'a'; c <= 'z'; ++c) many.push_back(std::string("x") + c + "y");
+  const planlint::util::NameSet same_ends{many[0], many[1], many[2], many[3], many[4], many[5], many[6], many[7]};
+  for (int i = 0; i < 8; ++i) CHECK(same_ends.contains(many[i]));
+  for (int i = 8; i < 26; ++i) CHECK_FALSE(same_ends.contains(many[i]));
+  const planlint::util::NameSet empty{};
+  CHECK_FALSE(empty.contains("map"));
 }

@@ -32,13 +32,19 @@ std::string_view severity_colour(Severity s) {
 
 // Control characters from a file (escape sequences could retitle or clear the reader's terminal)
 // are shown as \xNN; tabs stay.
+bool is_control(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && c != '\t') || u == 0x7f;
+}
+
 std::string printable(std::string_view s) {
+  // Almost every line has none: copied whole, without looking at it a character at a time again.
+  if (std::none_of(s.begin(), s.end(), is_control)) return std::string(s);
   std::string out;
-  out.reserve(s.size());
+  out.reserve(s.size() + 8);
   for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\t') || u == 0x7f)
-      out += fmt::format("\\x{:02x}", u);
+    if (is_control(c))
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
     else
       out += c;
   }

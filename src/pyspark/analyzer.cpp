@@ -15,6 +15,7 @@
 #include "pyspark/python_parser.hpp"
 #include "pyspark/sql_settings.hpp"
 #include "pyspark/syntax_tree.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::pyspark {
 namespace {
@@ -22,102 +23,102 @@ namespace {
 constexpr int kMaxDepth = 400;  // deeper nesting is not Spark code worth analysing; never overflow the stack
 constexpr std::size_t kMaxLinks = 1000000;  // links of one chain: far beyond any source file's
 
-const std::set<std::string, std::less<>> kSparkOnlyMethods{"withColumn",
-                                                           "withColumns",
-                                                           "withColumnRenamed",
-                                                           "groupBy",
-                                                           "repartition",
-                                                           "repartitionByRange",
-                                                           "coalesce",
-                                                           "crossJoin",
-                                                           "dropDuplicates",
-                                                           "toPandas",
-                                                           "unpersist",
-                                                           "persist",
-                                                           "cache",
-                                                           "createOrReplaceTempView",
-                                                           "write",
-                                                           "writeTo",
-                                                           "orderBy",
-                                                           "unionByName",
-                                                           "selectExpr",
-                                                           "printSchema",
-                                                           "toDF",
-                                                           "localCheckpoint",
-                                                           "checkpoint",
-                                                           "hint"};
-const std::set<std::string, std::less<>> kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
+const util::NameSet kSparkOnlyMethods{"withColumn",
+                                      "withColumns",
+                                      "withColumnRenamed",
+                                      "groupBy",
+                                      "repartition",
+                                      "repartitionByRange",
+                                      "coalesce",
+                                      "crossJoin",
+                                      "dropDuplicates",
+                                      "toPandas",
+                                      "unpersist",
+                                      "persist",
+                                      "cache",
+                                      "createOrReplaceTempView",
+                                      "write",
+                                      "writeTo",
+                                      "orderBy",
+                                      "unionByName",
+                                      "selectExpr",
+                                      "printSchema",
+                                      "toDF",
+                                      "localCheckpoint",
+                                      "checkpoint",
+                                      "hint"};
+const util::NameSet kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
 // Methods only an RDD has: a chain through one of them is an RDD, whatever its name says.
-const std::set<std::string, std::less<>> kRddOnlyMethods{"map",
-                                                         "flatMap",
-                                                         "mapValues",
-                                                         "flatMapValues",
-                                                         "reduceByKey",
-                                                         "groupByKey",
-                                                         "combineByKey",
-                                                         "foldByKey",
-                                                         "aggregateByKey",
-                                                         "sortByKey",
-                                                         "sortBy",
-                                                         "keys",
-                                                         "values",
-                                                         "glom",
-                                                         "mapPartitions",
-                                                         "mapPartitionsWithIndex",
-                                                         "partitionBy",
-                                                         "keyBy",
-                                                         "zipWithIndex",
-                                                         "zipWithUniqueId",
-                                                         "countByKey",
-                                                         "countByValue",
-                                                         "reduce",
-                                                         "fold",
-                                                         "saveAsTextFile",
-                                                         "saveAsPickleFile",
-                                                         "lookup",
-                                                         "cogroup",
-                                                         "subtractByKey",
-                                                         "leftOuterJoin",
-                                                         "rightOuterJoin",
-                                                         "fullOuterJoin",
-                                                         "cartesian",
-                                                         "pipe",
-                                                         "zip",
-                                                         "top",
-                                                         "takeOrdered"};
+const util::NameSet kRddOnlyMethods{"map",
+                                    "flatMap",
+                                    "mapValues",
+                                    "flatMapValues",
+                                    "reduceByKey",
+                                    "groupByKey",
+                                    "combineByKey",
+                                    "foldByKey",
+                                    "aggregateByKey",
+                                    "sortByKey",
+                                    "sortBy",
+                                    "keys",
+                                    "values",
+                                    "glom",
+                                    "mapPartitions",
+                                    "mapPartitionsWithIndex",
+                                    "partitionBy",
+                                    "keyBy",
+                                    "zipWithIndex",
+                                    "zipWithUniqueId",
+                                    "countByKey",
+                                    "countByValue",
+                                    "reduce",
+                                    "fold",
+                                    "saveAsTextFile",
+                                    "saveAsPickleFile",
+                                    "lookup",
+                                    "cogroup",
+                                    "subtractByKey",
+                                    "leftOuterJoin",
+                                    "rightOuterJoin",
+                                    "fullOuterJoin",
+                                    "cartesian",
+                                    "pipe",
+                                    "zip",
+                                    "top",
+                                    "takeOrdered"};
 // Actions whose result is a value on the driver (a pandas DataFrame, a list, a number, a Row).
-const std::set<std::string, std::less<>> kDriverResults{"toPandas",   "collect",      "count",           "take",
-                                                        "head",       "first",        "toLocalIterator", "takeSample",
-                                                        "countByKey", "countByValue", "collectAsMap"};
+const util::NameSet kDriverResults{"toPandas",   "collect",      "count",           "take",
+                                   "head",       "first",        "toLocalIterator", "takeSample",
+                                   "countByKey", "countByValue", "collectAsMap"};
 // What makes GroupedData, whose count() is a DataFrame.
-const std::set<std::string, std::less<>> kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
+const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 // SparkContext methods that make an RDD.
-const std::set<std::string, std::less<>> kRddSources{"parallelize", "textFile",   "wholeTextFiles",  "range",
-                                                     "emptyRDD",    "union",      "binaryFiles",     "sequenceFile",
-                                                     "pickleFile",  "hadoopFile", "newAPIHadoopFile"};
+const util::NameSet kRddSources{"parallelize", "textFile",   "wholeTextFiles",  "range",
+                                "emptyRDD",    "union",      "binaryFiles",     "sequenceFile",
+                                "pickleFile",  "hadoopFile", "newAPIHadoopFile"};
 // Methods that only a DataFrame has (RDDs share cache, coalesce, repartition, persist, toDF... with it).
-const std::set<std::string, std::less<>> kDataFrameOnlyMethods{"withColumn",
-                                                               "withColumns",
-                                                               "withColumnRenamed",
-                                                               "groupBy",
-                                                               "repartitionByRange",
-                                                               "crossJoin",
-                                                               "dropDuplicates",
-                                                               "toPandas",
-                                                               "createOrReplaceTempView",
-                                                               "createTempView",
-                                                               "write",
-                                                               "writeTo",
-                                                               "writeStream",
-                                                               "orderBy",
-                                                               "unionByName",
-                                                               "selectExpr",
-                                                               "printSchema",
-                                                               "hint",
-                                                               "agg",
-                                                               "na",
-                                                               "fillna",
-                                                               "dropna"};
+const util::NameSet kDataFrameOnlyMethods{"withColumn",
+                                          "withColumns",
+                                          "withColumnRenamed",
+                                          "groupBy",
+                                          "repartitionByRange",
+                                          "crossJoin",
+                                          "dropDuplicates",
+                                          "toPandas",
+                                          "createOrReplaceTempView",
+                                          "createTempView",
+                                          "write",
+                                          "writeTo",
+                                          "writeStream",
+                                          "orderBy",
+                                          "unionByName",
+                                          "selectExpr",
+                                          "printSchema",
+                                          "hint",
+                                          "agg",
+                                          "na",
+                                          "fillna",
+                                          "dropna"};
 
 // The analysis reads planlint's copy of each syntax tree (syntax_tree.hpp): a node's children and
 // fields are arrays there, where tree-sitter 0.20's node API walks the siblings from the first on
@@ -693,18 +694,18 @@ class Analyzer {
     if (t == "call") {
       Node fn = field(n, "function");
       std::string name = is_type(fn, "attribute") ? text(field(fn, "attribute")) : m_.qualify(dotted(fn));
-      static const std::set<std::string, std::less<>> kNoEquality{"startswith",
-                                                                  "endswith",
-                                                                  "contains",
-                                                                  "like",
-                                                                  "rlike",
-                                                                  "ilike",
-                                                                  "between",
-                                                                  "isin",
-                                                                  "isNull",
-                                                                  "isNotNull",
-                                                                  "pyspark.sql.functions.array_contains",
-                                                                  "pyspark.sql.functions.arrays_overlap"};
+      static const util::NameSet kNoEquality{"startswith",
+                                             "endswith",
+                                             "contains",
+                                             "like",
+                                             "rlike",
+                                             "ilike",
+                                             "between",
+                                             "isin",
+                                             "isNull",
+                                             "isNotNull",
+                                             "pyspark.sql.functions.array_contains",
+                                             "pyspark.sql.functions.arrays_overlap"};
       if (name == "eqNullSafe") return C::equality;
       if (kNoEquality.count(name) != 0 || kNoEquality.count(m_.qualify(dotted(fn))) != 0) return C::no_equality;
     }
@@ -897,8 +898,8 @@ class Analyzer {
   // x.select(...) on an untyped name: an RDD has no select(), so in a file that imports PySpark it
   // is a DataFrame, unless the chain starts at a library whose objects have select() too.
   bool select_means_dataframe(const Chain& c) const {
-    static const std::set<std::string, std::less<>> kOtherSelects{
-        "polars", "sqlalchemy", "sqlmodel", "ibis", "duckdb", "bs4", "peewee", "lxml", "pypika", "snowflake", "daft"};
+    static const util::NameSet kOtherSelects{"polars", "sqlalchemy", "sqlmodel", "ibis",      "duckdb", "bs4",
+                                             "peewee", "lxml",       "pypika",   "snowflake", "daft"};
     const Chain* o = c.origin();
     std::string root = m_.qualify(o->root);
     std::string top = root.substr(0, root.find('.'));
@@ -1547,11 +1548,19 @@ const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
 }
 
 std::vector<Step> Chain::pipeline() const {
-  std::vector<const Chain*> history;
-  for (const Chain* c = this; c != nullptr && history.size() < 64; c = c->bound) history.push_back(c);
+  // Rules ask for it for every chain: one allocation, of the right size, and no other.
+  std::array<const Chain*, 64> history{};
+  std::size_t depth = 0, links = 0;
+  for (const Chain* c = this; c != nullptr && depth < history.size(); c = c->bound) {
+    history[depth++] = c;
+    links += c->links.size();
+  }
   std::vector<Step> out;
-  for (auto it = history.rbegin(); it != history.rend(); ++it)
-    for (const auto& l : (*it)->links) out.push_back({*it, &l});
+  out.reserve(links);
+  while (depth > 0) {
+    const Chain* c = history[--depth];
+    for (const auto& l : c->links) out.push_back({c, &l});
+  }
   return out;
 }
 
@@ -1569,8 +1578,7 @@ std::string SourceModel::qualify(std::string_view dotted) const {
   if (auto it = imports.find(head); it != imports.end()) return it->second + rest;
   for (const auto& m : star_imports) {
     if (m == "pyspark.sql.functions" && dot == std::string_view::npos) {
-      static const std::set<std::string, std::less<>> known{"udf",    "pandas_udf", "broadcast", "col",
-                                                            "column", "expr",       "lit"};
+      static const util::NameSet known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
       if (known.count(head) != 0) return m + '.' + head;
     }
   }

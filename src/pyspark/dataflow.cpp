@@ -6,53 +6,54 @@
 #include <optional>
 
 #include "pyspark/model.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::pyspark {
 namespace {
 
 constexpr std::int64_t kFewRows = 100000;  // a literal bound at or below this is "few" rows
 
-const std::set<std::string, std::less<>> kAggregates{"count",
-                                                     "sum",
-                                                     "min",
-                                                     "max",
-                                                     "avg",
-                                                     "mean",
-                                                     "stddev",
-                                                     "stddev_samp",
-                                                     "stddev_pop",
-                                                     "variance",
-                                                     "var_samp",
-                                                     "var_pop",
-                                                     "countDistinct",
-                                                     "count_distinct",
-                                                     "approx_count_distinct",
-                                                     "approxCountDistinct",
-                                                     "sumDistinct",
-                                                     "sum_distinct",
-                                                     "first",
-                                                     "last",
-                                                     "collect_list",
-                                                     "collect_set",
-                                                     "percentile_approx",
-                                                     "percentile",
-                                                     "median",
-                                                     "mode",
-                                                     "corr",
-                                                     "covar_samp",
-                                                     "covar_pop",
-                                                     "kurtosis",
-                                                     "skewness",
-                                                     "max_by",
-                                                     "min_by",
-                                                     "any_value",
-                                                     "bool_and",
-                                                     "bool_or",
-                                                     "every",
-                                                     "some",
-                                                     "product",
-                                                     "array_agg",
-                                                     "count_if"};
+const util::NameSet kAggregates{"count",
+                                "sum",
+                                "min",
+                                "max",
+                                "avg",
+                                "mean",
+                                "stddev",
+                                "stddev_samp",
+                                "stddev_pop",
+                                "variance",
+                                "var_samp",
+                                "var_pop",
+                                "countDistinct",
+                                "count_distinct",
+                                "approx_count_distinct",
+                                "approxCountDistinct",
+                                "sumDistinct",
+                                "sum_distinct",
+                                "first",
+                                "last",
+                                "collect_list",
+                                "collect_set",
+                                "percentile_approx",
+                                "percentile",
+                                "median",
+                                "mode",
+                                "corr",
+                                "covar_samp",
+                                "covar_pop",
+                                "kurtosis",
+                                "skewness",
+                                "max_by",
+                                "min_by",
+                                "any_value",
+                                "bool_and",
+                                "bool_or",
+                                "every",
+                                "some",
+                                "product",
+                                "array_agg",
+                                "count_if"};
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -130,7 +131,7 @@ std::string first_word(std::string_view sql) {
 
 RowsFact sql_rows(const std::string& sql) {
   std::string w = first_word(sql);
-  static const std::set<std::string, std::less<>> metadata{
+  static const util::NameSet metadata{
       "show",     "describe", "desc",   "explain", "set",     "use",     "create",  "drop",    "alter",  "insert",
       "merge",    "refresh",  "msck",   "analyze", "cache",   "uncache", "grant",   "revoke",  "delete", "update",
       "truncate", "optimize", "vacuum", "list",    "comment", "reset",   "restore", "convert", "copy"};
@@ -270,8 +271,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   RowsFact fact;
   // Where the data comes from: the first reader of the pipeline (what comes before it is a session
   // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
-  static const std::set<std::string, std::less<>> readers{
-      "createDataFrame", "parallelize", "range", "sql", "table", "read", "readStream", "textFile", "load"};
+  static const util::NameSet readers{"createDataFrame", "parallelize", "range", "sql", "table", "read",
+                                     "readStream",      "textFile",    "load"};
   for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
     if (readers.count(pipeline[k].link->name) == 0) continue;
     fact = origin_rows(pipeline[k].link);

@@ -52,10 +52,12 @@ void SyntaxTree::build(const TSTree* tree) {
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     for (;;) {
       const auto index = static_cast<std::uint32_t>(nodes_.size());
-      nodes_.push_back(make_node(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor)));
+      const TSNode node = ts_tree_cursor_current_node(&cursor);
+      nodes_.push_back(make_node(node, ts_tree_cursor_current_field_id(&cursor)));
       first_kid_.push_back(0);
       pending_.push_back(index);
-      if (ts_tree_cursor_goto_first_child(&cursor)) {
+      // Most nodes are leaves: asking the cursor to descend into one costs more than asking the node.
+      if (ts_node_child_count(node) > 0 && ts_tree_cursor_goto_first_child(&cursor)) {
         frames_.push_back({index, static_cast<std::uint32_t>(pending_.size())});
         continue;
       }
