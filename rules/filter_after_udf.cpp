@@ -104,7 +104,7 @@ void check_filter_after_udf(PlanContext& ctx) {
       if (o.name.rfind("pythonUDF", 0) == 0) udf_outputs.push_back(o);
     if (udf_outputs.empty()) udf_outputs = py->outputs;
     for (auto it = projects.rbegin(); it != projects.rend(); ++it) {
-      for (const auto& item : (*it)->as<plan::ProjectInfo>()->list) {
+      for (const auto& item : (*it)->as<plan::ProjectInfo>()->list()) {
         auto refs = plan::scan_attribute_refs(item);
         bool uses = false;
         for (const auto& r : refs) uses = uses || derived(r, udf_outputs);

@@ -1,5 +1,6 @@
 // pushdown-blocked: a Filter right above a file scan whose condition on scan columns was not pushed.
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "lint/plan_context.hpp"
@@ -62,7 +63,9 @@ bool contains_word(std::string_view text, std::string_view word) {
 }
 
 bool is_runtime_filter(const std::string& c) {
-  for (std::string_view m : {"dynamicpruning", "might_contain", "bloom_filter", "subquery", "Subquery"})
+  static constexpr std::array<std::string_view, 5> kMarkers{"dynamicpruning", "might_contain", "bloom_filter",
+                                                            "subquery", "Subquery"};
+  for (std::string_view m : kMarkers)
     if (c.find(m) != std::string::npos) return true;
   return false;
 }

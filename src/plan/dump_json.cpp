@@ -41,7 +41,7 @@ json node_json(const PlanNode& n) {
   } else if (const auto* f = n.as<FilterInfo>()) {
     j["filter"] = {{"condition", f->condition}, {"refs", refs_json(f->refs)}};
   } else if (const auto* p = n.as<ProjectInfo>()) {
-    j["project"] = {{"list", p->list}};
+    j["project"] = {{"list", p->list()}};
   } else if (const auto* a = n.as<AggregateInfo>()) {
     j["aggregate"] = {{"keys", a->keys}, {"functions", a->functions}};
   } else if (const auto* s = n.as<ScanInfo>()) {

@@ -210,8 +210,11 @@ LineRecord read_plan_line(std::string_view line) {
   }
   // The grammar decides; these tests only skip rules that cannot match (blank_line is exactly
   // spaces and tabs, a section header starts with "=" after them).
-  auto first = line.find_first_not_of(" \t");
-  if (first == std::string_view::npos) {
+  // A loop, not find_first_not_of(" \t"): libstdc++ calls memchr for each character it passes, and
+  // tree lines are indented deeply.
+  std::size_t first = 0;
+  while (first < line.size() && (line[first] == ' ' || line[first] == '\t')) ++first;
+  if (first == line.size()) {
     rec.kind = LineKind::blank;
     return rec;
   }

@@ -358,7 +358,9 @@ std::string_view base_operator_name(std::string_view name) {
   // GpuColumnarExchange -> ColumnarExchange -> Exchange: vendor prefixes can stack.
   for (int round = 0; round < 2; ++round) {
     bool stripped = false;
-    for (std::string_view p : {"Photon", "Gpu", "Comet", "Columnar", "Velox"}) {
+    static constexpr std::array<std::string_view, 5> kPrefixes{"Photon", "Gpu", "Comet", "Columnar", "Velox"};
+    for (std::string_view p : kPrefixes) {
+      if (p.front() != name.front()) continue;
       if (starts_with(name, p) && name.size() > p.size() && std::isupper(static_cast<unsigned char>(name[p.size()])) &&
           name != "ColumnarToRow") {
         name.remove_prefix(p.size());
@@ -368,7 +370,9 @@ std::string_view base_operator_name(std::string_view name) {
     }
     if (!stripped) break;
   }
-  for (std::string_view s : {"ExecTransformer", "Transformer", "Exec"}) {
+  static constexpr std::array<std::string_view, 3> kSuffixes{"ExecTransformer", "Transformer", "Exec"};
+  for (std::string_view s : kSuffixes) {
+    if (s.back() != name.back()) continue;
     if (ends_with(name, s) && name.size() > s.size()) {
       name.remove_suffix(s.size());
       break;
@@ -422,6 +426,8 @@ std::optional<double> parse_byte_size(std::string_view text) {
   return std::nullopt;
 }
 
+std::vector<std::string> ProjectInfo::list() const { return split_list(text); }
+
 void analyze_operator(PlanNode& n) {
   parse_statistics(n);
   std::string_view base = base_operator_name(n.name);
@@ -442,7 +448,7 @@ void analyze_operator(PlanNode& n) {
     case OpKind::project: {
       ProjectInfo p;
       const std::string* o = n.detail("Output");
-      p.list = split_list(o != nullptr ? std::string_view(*o) : std::string_view(n.args));
+      p.text = o != nullptr ? *o : n.args;
       n.fields = std::move(p);
       return;
     }

@@ -85,7 +85,9 @@ struct FilterInfo {
 };
 
 struct ProjectInfo {
-  std::vector<std::string> list;
+  std::string text;  // the projection list as printed ("[a#1, (b#2 + 1) AS c#3]")
+  // Its items, split when asked: a plan has many projections and few rules read them.
+  [[nodiscard]] std::vector<std::string> list() const;
 };
 
 struct AggregateInfo {

@@ -9,6 +9,7 @@
 
 #include "plan/operator_fields.hpp"
 #include "plan/plan.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::plan {
 namespace {
@@ -23,27 +24,27 @@ void narrow(VersionGuess& g, int min, int max, std::string_view why) {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-const std::set<std::string, std::less<>> kStreamingOperators{"StateStoreSave",
-                                                             "StateStoreRestore",
-                                                             "StreamingRelation",
-                                                             "StreamingRelationV2",
-                                                             "StreamingDataSourceV2Relation",
-                                                             "StreamingDataSourceV2ScanRelation",
-                                                             "MicroBatchScan",
-                                                             "ContinuousScan",
-                                                             "StreamingSymmetricHashJoin",
-                                                             "StreamingDeduplicate",
-                                                             "StreamingDeduplicateWithinWatermark",
-                                                             "StreamingGlobalLimit",
-                                                             "StreamingLocalLimit",
-                                                             "EventTimeWatermark",
-                                                             "FlatMapGroupsWithState",
-                                                             "TransformWithState",
-                                                             "SessionWindowStateStoreRestore",
-                                                             "SessionWindowStateStoreSave",
-                                                             "StreamingExecutionRelation",
-                                                             "WriteToMicroBatchDataSource",
-                                                             "WriteToMicroBatchDataSourceV1"};
+const util::NameSet kStreamingOperators{"StateStoreSave",
+                                        "StateStoreRestore",
+                                        "StreamingRelation",
+                                        "StreamingRelationV2",
+                                        "StreamingDataSourceV2Relation",
+                                        "StreamingDataSourceV2ScanRelation",
+                                        "MicroBatchScan",
+                                        "ContinuousScan",
+                                        "StreamingSymmetricHashJoin",
+                                        "StreamingDeduplicate",
+                                        "StreamingDeduplicateWithinWatermark",
+                                        "StreamingGlobalLimit",
+                                        "StreamingLocalLimit",
+                                        "EventTimeWatermark",
+                                        "FlatMapGroupsWithState",
+                                        "TransformWithState",
+                                        "SessionWindowStateStoreRestore",
+                                        "SessionWindowStateStoreSave",
+                                        "StreamingExecutionRelation",
+                                        "WriteToMicroBatchDataSource",
+                                        "WriteToMicroBatchDataSourceV1"};
 
 void read_node(const Plan& plan, const PlanNode& n, VersionGuess& g, bool& streaming) {
   std::string_view name = base_operator_name(n.name);
