@@ -1548,17 +1548,19 @@ const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
 }
 
 std::vector<Step> Chain::pipeline() const {
-  // Rules ask for it for every chain: one allocation, of the right size, and no other.
-  std::array<const Chain*, 64> history{};
+  // Rules ask for it for every chain: one allocation, of the right size, and no other. The bound
+  // chains are walked again for each one, earliest first (a history is a few chains long).
+  constexpr std::size_t kMaxHistory = 64;
   std::size_t depth = 0, links = 0;
-  for (const Chain* c = this; c != nullptr && depth < history.size(); c = c->bound) {
-    history[depth++] = c;
+  for (const Chain* c = this; c != nullptr && depth < kMaxHistory; c = c->bound) {
+    ++depth;
     links += c->links.size();
   }
   std::vector<Step> out;
   out.reserve(links);
-  while (depth > 0) {
-    const Chain* c = history[--depth];
+  for (std::size_t from_end = depth; from_end > 0; --from_end) {
+    const Chain* c = this;
+    for (std::size_t k = 1; k < from_end; ++k) c = c->bound;
     for (const auto& l : c->links) out.push_back({c, &l});
   }
   return out;
