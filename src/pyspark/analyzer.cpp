@@ -1575,14 +1575,18 @@ const Chain* Chain::origin() const {
 std::string SourceModel::qualify(std::string_view dotted) const {
   if (dotted.empty()) return {};
   auto dot = dotted.find('.');
-  std::string head(dotted.substr(0, dot));
-  std::string rest = dot == std::string_view::npos ? "" : std::string(dotted.substr(dot));
-  if (auto it = imports.find(head); it != imports.end()) return it->second + rest;
-  for (const auto& m : star_imports) {
-    if (m == "pyspark.sql.functions" && dot == std::string_view::npos) {
-      static const util::NameSet known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
-      if (known.count(head) != 0) return m + '.' + head;
-    }
+  const std::string_view head = dotted.substr(0, dot);
+  if (auto it = imports.find(head); it != imports.end()) {
+    std::string out;
+    const std::string_view rest = dot == std::string_view::npos ? std::string_view{} : dotted.substr(dot);
+    out.reserve(it->second.size() + rest.size());
+    out += it->second;
+    out += rest;
+    return out;
+  }
+  if (dot == std::string_view::npos && star_imports.count("pyspark.sql.functions") != 0) {
+    static const util::NameSet known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
+    if (known.contains(head)) return "pyspark.sql.functions." + std::string(head);
   }
   return std::string(dotted);
 }
