@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "lint/source_context.hpp"
 #include "util/name_set.hpp"
@@ -119,7 +120,8 @@ class Graph {
 
   // The action `c` runs itself, if any: its first driver result, write, show or foreach.
   [[nodiscard]] std::optional<Action> action(const Chain& c) const {
-    if (c.root_is_call && (c.root == "display" || c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display"))
+    if (c.root_is_call &&
+        (c.root == "display" || (c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display")))
       return Action{&c, nullptr, "display()"};
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
@@ -271,8 +273,16 @@ class Graph {
   }
 
   const pyspark::SourceModel& m_;
-  std::map<const Chain*, std::vector<const Chain*>> children_;
-  mutable std::map<std::tuple<const Chain*, bool, int>, std::pair<int, std::vector<Action>>> memo_;
+  // Looked up, never walked in order: hashed (a file has thousands of chains).
+  std::unordered_map<const Chain*, std::vector<const Chain*>> children_;
+  using MemoKey = std::tuple<const Chain*, bool, int>;
+  struct MemoHash {
+    std::size_t operator()(const MemoKey& k) const {
+      return std::hash<const void*>()(std::get<0>(k)) ^ (static_cast<std::size_t>(std::get<2>(k)) << 1) ^
+             static_cast<std::size_t>(std::get<1>(k));
+    }
+  };
+  mutable std::unordered_map<MemoKey, std::pair<int, std::vector<Action>>, MemoHash> memo_;
 };
 
 // The indentation of the line holding byte `at`.
