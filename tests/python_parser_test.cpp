@@ -232,7 +232,7 @@ TEST_CASE("planlint's copy of a syntax tree answers as tree-sitter's node API do
 
 TEST_CASE("a NameSet answers as a set of its names does", "[pyspark]") {
   const planlint::util::NameSet set{"map", "flatMap", "mapValues", "count", "countByKey", "a", "map"};
-  CHECK(set.size() == 7);
+  CHECK(set.size() == 6);  // "map" is listed twice
   for (std::string_view n : {"map", "flatMap", "mapValues", "count", "countByKey", "a"}) {
     CHECK(set.contains(n));
     CHECK(set.count(n) == 1);

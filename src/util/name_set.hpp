@@ -16,17 +16,17 @@ namespace planlint::util {
 class NameSet {
  public:
   NameSet(std::initializer_list<std::string_view> names) {
-    names_.reserve(names.size());
-    for (std::string_view n : names) names_.emplace_back(n);
     std::size_t size = 8;
-    while (size < names_.size() * 4) size *= 2;
+    while (size < names.size() * 4) size *= 2;
     mask_ = size - 1;
     slots_.assign(size, kEmpty);
-    for (std::uint32_t i = 0; i < names_.size(); ++i) {
-      if (contains(names_[i])) continue;  // listed twice
-      std::size_t at = hash(names_[i]) & mask_;
+    names_.reserve(names.size());
+    for (std::string_view n : names) {
+      if (contains(n)) continue;  // listed twice: kept once
+      std::size_t at = hash(n) & mask_;
       while (slots_[at] != kEmpty) at = (at + 1) & mask_;
-      slots_[at] = i;
+      slots_[at] = static_cast<std::uint32_t>(names_.size());
+      names_.emplace_back(n);
     }
   }
   [[nodiscard]] bool contains(std::string_view s) const {
