@@ -9,7 +9,6 @@
 #include <functional>
 #include <memory>
 #include <span>
-#include <unordered_map>
 
 #include "pyspark/model.hpp"
 #include "pyspark/python_parser.hpp"
