@@ -157,6 +157,14 @@ std::string_view node_type(Node n) {
   return n->symbol < kSymbolNames.size() ? kSymbolNames[n->symbol] : std::string_view{};
 }
 
+}  // namespace
+
+std::string_view Kind::name() const {
+  return symbol_ < kSymbolNames.size() ? kSymbolNames[symbol_] : std::string_view{};
+}
+
+namespace {
+
 // The type is a string literal: its length is known where it is written, no strlen per call.
 template <std::size_t N>
 inline bool is_type(Node n, const char (&t)[N]) {
@@ -340,6 +348,8 @@ class Analyzer {
   std::vector<std::string_view> columns_;  // collect_columns' list for the expression being made
   Node statement_node_{};                  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
+  // The pairs of setAll(...) / config(map=...) links, by (cell, start of the link's name): few.
+  std::map<std::pair<int, std::uint32_t>, std::span<std::pair<Expr, Expr>>> link_pairs_;
   std::vector<int> loops_;                     // open loops, innermost last
   std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
   // ... as chains see them: kept once by the model each time they change.
@@ -715,7 +725,7 @@ class Analyzer {
     Expr e;
     e.text = view(n);
     e.pos = pos_of(n);
-    e.kind = node_type(n);
+    if (!is_null(n)) e.kind = pyspark::Kind(n->symbol);
     if (too_deep(n, depth)) return e;
     if (is_type(n, "string")) e.string_value = string_value(n);
     if (is_type(n, "integer")) {
@@ -740,7 +750,7 @@ class Analyzer {
       l.body = view(field(n, "body"));
       e.lambda = &m_.lambdas.emplace_back(std::move(l));
     }
-    if (is_type(n, "call")) e.callee = m_.keep(m_.qualify(dotted(field(n, "function"))));
+    if (is_type(n, "call")) e.callee = m_.keep_name(m_.qualify(dotted(field(n, "function"))));
     if (is_type(n, "call") || is_type(n, "attribute")) e.chain = build_chain(n, depth + 1);
     if (is_type(n, "identifier"))
       if (auto it = bindings_.find(e.text); it != bindings_.end()) e.chain = it->second;
@@ -786,7 +796,7 @@ class Analyzer {
           if (l.name == "setAll" || l.name == "config") {
             std::vector<std::pair<Expr, Expr>> pairs;
             for (Node child : named_children(args)) read_pairs(child, pairs, depth);
-            l.pairs = m_.arena.copy(pairs);
+            link_pairs_[{cell_->number, l.name_pos.start_byte}] = m_.arena.copy(pairs);
           }
           if (l.name == "join") {
             // df.join(other, on): the condition, read once here rather than for every expression.
@@ -1144,6 +1154,12 @@ class Analyzer {
     }
   }
 
+  // setAll([(k, v), ...]) and config(map={k: v}): the literal pairs of that link.
+  std::span<const std::pair<Expr, Expr>> pairs_of(const Chain& c, const Link& l) const {
+    auto it = link_pairs_.find({c.cell, l.name_pos.start_byte});
+    return it == link_pairs_.end() ? std::span<const std::pair<Expr, Expr>>() : it->second;
+  }
+
   void note_setting(const Chain& c) {
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
@@ -1175,11 +1191,11 @@ class Analyzer {
       }
       bool set_conf = l.name == "setConf" && l.is_call;  // SQLContext / HiveContext (Spark 1.x)
       if (sparkconf_set && l.name == "setAll") {
-        for (const auto& [key, value] : l.pairs) add_setting(c, l, i, key, value, "SparkConf.setAll", true);
+        for (const auto& [key, value] : pairs_of(c, l)) add_setting(c, l, i, key, value, "SparkConf.setAll", true);
         continue;
       }
-      if (builder_config && !l.pairs.empty()) {
-        for (const auto& [key, value] : l.pairs) add_setting(c, l, i, key, value, "builder.config", true);
+      if (builder_config && !pairs_of(c, l).empty()) {
+        for (const auto& [key, value] : pairs_of(c, l)) add_setting(c, l, i, key, value, "builder.config", true);
         continue;
       }
       if (!(conf_set || builder_config || sparkconf_set || set_conf) || l.args.size() < 2) continue;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -60,22 +61,98 @@ class ModelArena {
   std::size_t used_ = 0, capacity_ = 0;
 };
 
+// The compact fields of an Expr: a large file holds one Expr for every argument of every call
+// (a third of a million in 10 MB of PySpark), so each is the size of a pointer or two, with the
+// interface the rules use (an optional's, a string_view's).
+
+// A tree-sitter node type ("string", "call", ...) as its symbol number.
+class Kind {
+ public:
+  Kind() = default;
+  explicit Kind(std::uint16_t symbol) : symbol_(symbol) {}
+  [[nodiscard]] std::string_view name() const;          // "" when unset
+  operator std::string_view() const { return name(); }  // NOLINT(google-explicit-constructor): reads as a name
+  friend bool operator==(Kind k, std::string_view s) { return k.name() == s; }
+
+ private:
+  static constexpr std::uint16_t kNone = 0xFFFF;
+  std::uint16_t symbol_ = kNone;
+};
+
+// An optional string view in the size of a view: a present value always has a non-null pointer
+// (an empty literal views the cell where it is written).
+class OptView {
+ public:
+  OptView() = default;
+  OptView(std::nullopt_t) {}  // NOLINT(google-explicit-constructor)
+  OptView(std::string_view v) : data_(v.data() == nullptr ? "" : v.data()), size_(v.size()) {}  // NOLINT
+  OptView(const std::optional<std::string_view>& v) {  // NOLINT(google-explicit-constructor)
+    if (v) *this = OptView(*v);
+  }
+  [[nodiscard]] bool has_value() const { return data_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  [[nodiscard]] std::string_view operator*() const { return {data_, size_}; }
+  [[nodiscard]] std::string_view value_or(std::string_view other) const { return has_value() ? **this : other; }
+  operator std::optional<std::string_view>() const {  // NOLINT(google-explicit-constructor)
+    return has_value() ? std::optional<std::string_view>(**this) : std::nullopt;
+  }
+  friend bool operator==(const OptView& a, std::string_view b) { return a.has_value() && *a == b; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// An optional integer in eight bytes: the smallest int64 stands for "none" (a Python literal never
+// reads as it: its digits overflow, and a negation is of a positive value).
+class OptInt {
+ public:
+  OptInt() = default;
+  OptInt(std::nullopt_t) {}              // NOLINT(google-explicit-constructor)
+  OptInt(std::int64_t v) : value_(v) {}  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] bool has_value() const { return value_ != kNone; }
+  explicit operator bool() const { return has_value(); }
+  [[nodiscard]] std::int64_t operator*() const { return value_; }
+  operator std::optional<std::int64_t>() const {  // NOLINT(google-explicit-constructor)
+    return has_value() ? std::optional<std::int64_t>(value_) : std::nullopt;
+  }
+  friend bool operator==(const OptInt& a, std::int64_t b) { return a.has_value() && a.value_ == b; }
+
+ private:
+  static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
+  std::int64_t value_ = kNone;
+};
+
+// A name the model keeps (SourceModel::keep_name), as one pointer.
+class KeptName {
+ public:
+  KeptName() = default;
+  explicit KeptName(const std::string* s) : s_(s) {}
+  operator std::string_view() const { return s_ == nullptr ? std::string_view{} : std::string_view(*s_); }  // NOLINT
+  [[nodiscard]] bool empty() const { return s_ == nullptr || s_->empty(); }
+  friend bool operator==(const KeptName& a, std::string_view b) { return std::string_view(a) == b; }
+
+ private:
+  const std::string* s_ = nullptr;
+};
+
 // An argument or other expression, reduced to what rules ask about. Text is viewed, not copied:
-// views point into the cell's text (the SourceFile outlives its model) or at tree-sitter's names.
+// views point into the cell's text (the SourceFile outlives its model) or at names the model keeps.
+// Declared largest first: 96 bytes.
 struct Expr {
   std::string_view text;
-  Pos pos;
-  std::string_view kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
-  std::optional<std::string_view> string_value;  // plain string literal (viewed, or kept by the model)
-  std::optional<std::int64_t> int_value;         // integer literal (also negative)
-  std::string_view callee;  // for calls: resolved dotted name ("pyspark.sql.functions.col"), kept by the model
+  OptView string_value;                            // plain string literal (viewed, or kept by the model)
   std::span<const std::string_view> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"] (viewed)
+  KeptName callee;                                 // for calls: resolved dotted name ("pyspark.sql.functions.col")
   const Chain* chain = nullptr;                    // when the expression is a method chain (df.limit(5), broadcast(x))
   struct Lambda {
     std::vector<std::string_view> params;
     std::string_view body;
   };
   const Lambda* lambda = nullptr;  // kept by the model
+  OptInt int_value;                // integer literal (also negative)
+  Pos pos;
+  Kind kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
   // Read as a join condition (`df.join(other, <expr>)`): key names, a condition with an equality
   // between columns Spark can hash on, one without (`<`, `startswith`, `|`, `~(a == b)`), or unknown
   // (a variable, `F.expr(...)`).
@@ -101,8 +178,6 @@ struct Link {
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
   On on = On::unknown;
-  // setAll([(k, v), ...]) and config(map={k: v}): the literal pairs.
-  std::span<std::pair<Expr, Expr>> pairs;  // kept by the model
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
 };
 
@@ -134,15 +209,16 @@ struct Chain {
   int cell = 1;
   int statement = 0;  // order of the enclosing statement in the file
   int loop = 0;       // the innermost loop around the chain (numbered from 1), 0 outside loops
-  bool root_is_call = false;
-  bool in_loop = false;
-  bool is_dataframe = false;
-  bool is_rdd = false;               // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
-  bool rdd_of_dataframe = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
-  bool is_session = false;           // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
-  bool ends_local = false;           // its value lives on the driver: toPandas(), collect(), count()...
-  bool window_spec = false;          // a window specification: Window.partitionBy(...).orderBy(...)
-  bool root_is_loop_target = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
+  // One bit each.
+  bool root_is_call : 1 = false;
+  bool in_loop : 1 = false;
+  bool is_dataframe : 1 = false;
+  bool is_rdd : 1 = false;               // an RDD after its last link (sc.parallelize(...), df.rdd.map(...))
+  bool rdd_of_dataframe : 1 = false;     // that RDD holds a DataFrame's rows (it went through `.rdd`)
+  bool is_session : 1 = false;           // a SparkSession expression (spark, SparkSession.builder...getOrCreate())
+  bool ends_local : 1 = false;           // its value lives on the driver: toPandas(), collect(), count()...
+  bool window_spec : 1 = false;          // a window specification: Window.partitionBy(...).orderBy(...)
+  bool root_is_loop_target : 1 = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
   [[nodiscard]] std::vector<Step> pipeline() const;
   [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
@@ -264,6 +340,7 @@ struct SourceModel {
   std::deque<std::vector<std::pair<int, int>>> branch_lists;  // what Chain::branches views
   std::unordered_set<std::string> names;                      // what Expr::callee views (each resolved name once)
   std::string_view keep(std::string name) { return *names.insert(std::move(name)).first; }
+  KeptName keep_name(std::string name) { return KeptName(&*names.insert(std::move(name)).first); }
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;
