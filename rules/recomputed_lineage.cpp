@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -91,24 +92,36 @@ const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
 
 struct Action {
   const Chain* chain;
-  const Link* link;  // the action link (or the `write` link); nullptr: display(df)
-  std::string what;
+  const Link* link;       // the action link (or the `write` link); nullptr: display(df)
+  std::string_view what;  // "count()", "write", ...: a literal (a file can reach a million of these)
 };
+
+// The actions a chain runs itself, with their names as the finding writes them.
+constexpr std::pair<std::string_view, std::string_view> kActions[] = {
+    {"count", "count()"},       {"collect", "collect()"},
+    {"toPandas", "toPandas()"}, {"toLocalIterator", "toLocalIterator()"},
+    {"foreach", "foreach()"},   {"foreachPartition", "foreachPartition()"},
+    {"show", "show()"},         {"first", "first()"},
+    {"take", "take()"},         {"head", "head()"}};
 
 class Graph {
  public:
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
     for (const auto& c : m.chains) {
-      if (c.bound != nullptr) children_[c.bound].push_back(&c);
+      if (c.bound != nullptr) edges_.emplace_back(c.bound, &c);
       // `df.groupBy(df.columns)`: an argument that only reads metadata computes nothing.
       auto add_args = [&](std::span<const pyspark::Arg> args) {
         for (const auto& a : args)
           if (a.value.chain != nullptr && a.value.chain != &c && !metadata(*a.value.chain))
-            children_[a.value.chain].push_back(&c);
+            edges_.emplace_back(a.value.chain, &c);
       };
       for (const auto& l : c.links) add_args(l.args);
       if (c.root_is_call) add_args(c.root_args);
     }
+    // Grouped by parent, each parent's uses in the order they were found.
+    std::stable_sort(edges_.begin(), edges_.end(), [](const Edge& a, const Edge& b) { return a.first < b.first; });
+    uses_.reserve(edges_.size());
+    for (const auto& e : edges_) uses_.push_back(e.second);
   }
 
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
@@ -135,18 +148,17 @@ class Graph {
       // groupBy(...).count() is an aggregation, not an action.
       bool grouped = i > 0 && kGroupings.count(c.links[i - 1].name) != 0;
       if (grouped) continue;
-      if (l.name == "count" || l.name == "collect" || l.name == "toPandas" || l.name == "toLocalIterator" ||
-          l.name == "foreach" || l.name == "foreachPartition" || l.name == "show" || l.name == "first" ||
-          l.name == "take" || l.name == "head")
-        return Action{&c, &l, std::string(l.name) + "()"};
+      for (const auto& [name, what] : kActions)
+        if (l.name == name) return Action{&c, &l, what};
     }
     return std::nullopt;
   }
 
-  [[nodiscard]] const std::vector<const Chain*>& children(const Chain* c) const {
-    static const std::vector<const Chain*> none;
-    auto it = children_.find(c);
-    return it == children_.end() ? none : it->second;
+  [[nodiscard]] std::span<const Chain* const> children(const Chain* c) const {
+    auto lo =
+        std::lower_bound(edges_.begin(), edges_.end(), c, [](const Edge& e, const Chain* p) { return e.first < p; });
+    auto hi = std::upper_bound(lo, edges_.end(), c, [](const Chain* p, const Edge& e) { return p < e.first; });
+    return {uses_.data() + (lo - edges_.begin()), static_cast<std::size_t>(hi - lo)};
   }
 
   [[nodiscard]] static bool caches(const Chain& c) {
@@ -211,8 +223,9 @@ class Graph {
     auto key = std::make_tuple(&c, shuffles, root_loop);
     if (depth > 0 && !direct)
       if (auto it = memo_.find(key); it != memo_.end()) {
-        reached.insert(reached.end(), it->second.second.begin(), it->second.second.end());
-        return it->second.first;
+        const Memo& r = it->second;
+        reached.insert(reached.end(), memo_actions_.begin() + r.begin, memo_actions_.begin() + r.begin + r.count);
+        return r.total;
       }
     std::vector<Action> mine;
     int total = runs_uncached(c, shuffles, mine, root_loop, depth, direct);
@@ -221,7 +234,10 @@ class Graph {
         std::unique(mine.begin(), mine.end(), [](const Action& a, const Action& b) { return a.chain == b.chain; }),
         mine.end());
     reached.insert(reached.end(), mine.begin(), mine.end());
-    if (depth > 0 && !direct) memo_[key] = {total, std::move(mine)};
+    if (depth > 0 && !direct) {
+      memo_[key] = {total, static_cast<std::uint32_t>(memo_actions_.size()), static_cast<std::uint32_t>(mine.size())};
+      memo_actions_.insert(memo_actions_.end(), mine.begin(), mine.end());
+    }
     return total;
   }
 
@@ -273,8 +289,11 @@ class Graph {
   }
 
   const pyspark::SourceModel& m_;
-  // Looked up, never walked in order: hashed (a file has thousands of chains).
-  std::unordered_map<const Chain*, std::vector<const Chain*>> children_;
+  // (used chain, the chain that uses it), sorted by the first; uses_ holds the seconds in that order.
+  // Flat arrays: a large file has hundreds of thousands of chains.
+  using Edge = std::pair<const Chain*, const Chain*>;
+  std::vector<Edge> edges_;
+  std::vector<const Chain*> uses_;
   using MemoKey = std::tuple<const Chain*, bool, int>;
   struct MemoHash {
     std::size_t operator()(const MemoKey& k) const {
@@ -282,7 +301,13 @@ class Graph {
              static_cast<std::size_t>(std::get<1>(k));
     }
   };
-  mutable std::unordered_map<MemoKey, std::pair<int, std::vector<Action>>, MemoHash> memo_;
+  // The runs below a chain and the actions they reach (memo_actions_[begin, begin + count)).
+  struct Memo {
+    int total;
+    std::uint32_t begin, count;
+  };
+  mutable std::unordered_map<MemoKey, Memo, MemoHash> memo_;
+  mutable std::vector<Action> memo_actions_;
 };
 
 // The indentation of the line holding byte `at`.
@@ -331,7 +356,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     };
     std::string uses;
     for (std::size_t i = 0; i < reached.size() && i < 4; ++i)
-      uses += (i == 0 ? "" : ", ") + ("`" + reached[i].what + "` (" + where(reached[i]) + ")");
+      uses += (i == 0 ? "" : ", ") + ("`" + std::string(reached[i].what) + "` (" + where(reached[i]) + ")");
     if (reached.size() > 4) uses += ", ...";
     // The count is exact when each action reads it once; through self-joins and loops it is a lower
     // bound that Spark's exchange reuse may lower again, so it is not given.
@@ -353,7 +378,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     }
     for (const auto& a : reached) {
       const pyspark::Pos& p = a.link != nullptr ? a.link->name_pos : a.chain->pos;
-      ctx.add_related(d, a.chain->cell, p, "runs the lineage of `" + name + "` again: " + a.what);
+      ctx.add_related(d, a.chain->cell, p, "runs the lineage of `" + name + "` again: " + std::string(a.what));
     }
     // cache() + unpersist() after the last action, when both edits sit in the definition's block.
     const Action& last = reached.back();
