@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <unordered_map>
 
 #include "pyspark/model.hpp"
 #include "pyspark/python_parser.hpp"
@@ -348,17 +349,19 @@ class Analyzer {
   std::vector<std::string_view> columns_;  // collect_columns' list for the expression being made
   Node statement_node_{};                  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
+  std::unordered_map<std::string, std::span<const std::string_view>> column_lists_;  // see intern_columns
+  std::string column_key_;
   // The pairs of setAll(...) / config(map=...) links, by (cell, start of the link's name): few.
   std::map<std::pair<int, std::uint32_t>, std::span<std::pair<Expr, Expr>>> link_pairs_;
   std::vector<int> loops_;                     // open loops, innermost last
   std::vector<std::pair<int, int>> branches_;  // open if-statement branches, innermost last
   // ... as chains see them: kept once by the model each time they change.
-  std::span<const std::pair<int, int>> branches_kept_;
+  Chain::Branches branches_kept_;
   bool branches_changed_ = false;
   int next_if_ = 0;
   int next_loop_ = 0;
   std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop
-  std::vector<std::string_view> functions_;                         // open defs, innermost last
+  std::vector<KeptName> functions_;                                 // open defs, innermost last
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::set<std::string, std::less<>> assigned_;                     // names assigned so far
@@ -392,7 +395,7 @@ class Analyzer {
       // An untyped parameter used as a DataFrame anywhere in its def (df.withColumn, df.groupBy) is one.
       for (const Chain& c : m_.chains) {
         if (c.root_is_call || c.function.empty() || c.bound != nullptr || !c.is_dataframe) continue;
-        auto f = m_.functions.find(c.function);
+        auto f = m_.functions.find(std::string_view(c.function));
         if (f == m_.functions.end()) continue;
         const auto& params = f->second.params;
         if (std::find(params.begin(), params.end(), c.root) == params.end()) continue;
@@ -721,6 +724,20 @@ class Analyzer {
     return C::unknown;
   }
 
+  // A column list kept once for each distinct contents: the same few names recur in thousands of
+  // arguments (rules read the names, never where a view points).
+  std::span<const std::string_view> intern_columns(const std::vector<std::string_view>& columns) {
+    if (columns.empty()) return {};
+    column_key_.clear();
+    for (std::string_view c : columns) {
+      column_key_ += c;
+      column_key_ += '\0';
+    }
+    auto [it, fresh] = column_lists_.try_emplace(column_key_);
+    if (fresh) it->second = m_.arena.copy(columns);
+    return it->second;
+  }
+
   Expr make_expr(Node n, int depth) {
     Expr e;
     e.text = view(n);
@@ -756,7 +773,7 @@ class Analyzer {
       if (auto it = bindings_.find(e.text); it != bindings_.end()) e.chain = it->second;
     columns_.clear();  // nested expressions are complete by now: the list is this one's alone
     collect_columns(n, columns_, depth + 1, false);
-    e.column_names = m_.arena.copy(columns_);
+    e.column_names = intern_columns(columns_);
     return e;
   }
 
@@ -771,9 +788,8 @@ class Analyzer {
     c.loop = loops_.empty() ? 0 : loops_.back();
     if (!functions_.empty()) c.function = functions_.back();
     if (branches_changed_) {
-      branches_kept_ = branches_.empty()
-                           ? std::span<const std::pair<int, int>>()
-                           : std::span<const std::pair<int, int>>(m_.branch_lists.emplace_back(branches_));
+      branches_kept_ =
+          branches_.empty() ? Chain::Branches() : Chain::Branches(&m_.branch_lists.emplace_back(branches_));
       branches_changed_ = false;
     }
     c.branches = branches_kept_;
@@ -955,7 +971,7 @@ class Analyzer {
         kind = Kind::dataframe;
     }
     if (!c.root_is_call && kind == Kind::unknown && !c.function.empty()) {
-      if (auto f = m_.functions.find(c.function);
+      if (auto f = m_.functions.find(std::string_view(c.function));
           f != m_.functions.end() && f->second.dataframe_params.count(c.root) != 0)
         kind = Kind::dataframe;
     }
@@ -1526,7 +1542,7 @@ class Analyzer {
       auto saved_targets = loop_targets_;
       loop_targets_.clear();
       note_function(n);
-      functions_.push_back(view(field(n, "name")));
+      functions_.push_back(m_.keep_name(std::string(view(field(n, "name")))));
       visit(field(n, "body"), depth + 1);
       functions_.pop_back();
       loop_targets_ = std::move(saved_targets);

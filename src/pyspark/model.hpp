@@ -136,6 +136,25 @@ class KeptName {
   const std::string* s_ = nullptr;
 };
 
+// An optional Pos in the size of a Pos (no cell holds 4 GiB, so the largest offsets say "none").
+class OptPos {
+ public:
+  OptPos() = default;
+  OptPos(std::nullopt_t) {}          // NOLINT(google-explicit-constructor)
+  OptPos(const Pos& p) : pos_(p) {}  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] bool has_value() const { return pos_.start_byte != kNone || pos_.end_byte != kNone; }
+  explicit operator bool() const { return has_value(); }
+  [[nodiscard]] const Pos& operator*() const { return pos_; }
+  [[nodiscard]] const Pos* operator->() const { return &pos_; }
+  operator std::optional<Pos>() const {  // NOLINT(google-explicit-constructor)
+    return has_value() ? std::optional<Pos>(pos_) : std::nullopt;
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  Pos pos_{kNone, kNone};
+};
+
 // An argument or other expression, reduced to what rules ask about. Text is viewed, not copied:
 // views point into the cell's text (the SourceFile outlives its model) or at names the model keeps.
 // Declared largest first: 96 bytes.
@@ -169,11 +188,11 @@ struct Arg {
 // One link of a chain: `.name(args)` or, when is_call is false, an attribute `.name`.
 struct Link {
   std::string_view name;  // as written (a view of the cell)
+  std::span<Arg> args;    // kept by the model
+  Pos name_pos;           // the method name
+  Pos link_pos;           // from the '.' to the end of the call: what removing the link removes
+  Pos expr_pos;           // the whole expression up to and including this link
   bool is_call = false;
-  std::span<Arg> args;  // kept by the model
-  Pos name_pos;         // the method name
-  Pos link_pos;         // from the '.' to the end of the call: what removing the link removes
-  Pos expr_pos;         // the whole expression up to and including this link
   // What the link is applied to, as far as the code shows: a Spark DataFrame, an RDD, a value on the
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
@@ -198,14 +217,25 @@ struct Chain {
   std::span<Link> links;  // kept by the model
   Pos pos;
   std::string_view assigned_to;  // `name = <chain>` (simple names; `self.x` is kept by the model)
-  std::string_view function;     // the enclosing def, "" at module level (a view of the cell)
+  KeptName function;             // the enclosing def, "" at module level
   // The if-statement branches around the chain, outermost first: (if statement number, branch:
   // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
   // if statement never both run in one pass.
-  std::span<const std::pair<int, int>> branches;  // kept by the model
-  std::span<Arg> root_args;                       // the arguments of a root call: load(path), f(df, "k")
-  const Chain* bound = nullptr;                   // the chain `root` was bound to when this one ran
-  std::optional<Pos> whole_statement;             // the chain is a whole expression statement: its removal range
+  class Branches {
+   public:
+    Branches() = default;
+    explicit Branches(const std::vector<std::pair<int, int>>* list) : list_(list) {}
+    [[nodiscard]] const std::pair<int, int>* begin() const { return list_ == nullptr ? nullptr : list_->data(); }
+    [[nodiscard]] const std::pair<int, int>* end() const { return begin() + size(); }
+    [[nodiscard]] std::size_t size() const { return list_ == nullptr ? 0 : list_->size(); }
+    [[nodiscard]] bool empty() const { return size() == 0; }
+
+   private:
+    const std::vector<std::pair<int, int>>* list_ = nullptr;
+  } branches;                    // kept by the model (one pointer: a large file holds many chains)
+  std::span<Arg> root_args;      // the arguments of a root call: load(path), f(df, "k")
+  const Chain* bound = nullptr;  // the chain `root` was bound to when this one ran
+  OptPos whole_statement;        // the chain is a whole expression statement: its removal range
   int cell = 1;
   int statement = 0;  // order of the enclosing statement in the file
   int loop = 0;       // the innermost loop around the chain (numbered from 1), 0 outside loops
