@@ -155,8 +155,8 @@ bool spark_receiver(const pyspark::Link& l, const pyspark::Arg* other) {
   if (l.on == pyspark::Link::On::dataframe) return true;
   if (l.on != pyspark::Link::On::unknown) return false;
   // a.join(b) on a name the file does not type: b being a Spark DataFrame says a is one too.
-  return other != nullptr && other->value.chain != nullptr && other->value.chain->is_dataframe &&
-         !other->value.chain->ends_local;
+  return other != nullptr && other->value.chain() != nullptr && other->value.chain()->is_dataframe &&
+         !other->value.chain()->ends_local;
 }
 
 }  // namespace
@@ -180,14 +180,14 @@ void check_cartesian_join_source(SourceContext& ctx) {
       } else if (l.name == "join" && spark_receiver(l, other)) {
         const pyspark::Arg* how = l.arg(2, "how");
         const pyspark::Arg* on = l.arg(1, "on");
-        bool keyed = on != nullptr && (on->value.condition == pyspark::Expr::Condition::keys ||
-                                       on->value.condition == pyspark::Expr::Condition::equality);
-        if (how != nullptr && how->value.string_value == "cross" && !keyed) {
+        bool keyed = on != nullptr && (on->value.condition() == pyspark::Expr::Condition::keys ||
+                                       on->value.condition() == pyspark::Expr::Condition::equality);
+        if (how != nullptr && how->value.string_value() == "cross" && !keyed) {
           what = "cross join: every row is paired with every row of the other side";
-        } else if (on == nullptr || on->value.condition == pyspark::Expr::Condition::no_equality) {
-          if (on != nullptr && on->value.kind == "none") on = nullptr;  // df.join(other, None, "left")
+        } else if (on == nullptr || on->value.condition() == pyspark::Expr::Condition::no_equality) {
+          if (on != nullptr && on->value.kind() == "none") on = nullptr;  // df.join(other, None, "left")
           what = on == nullptr ? "join without a condition: every row is paired with every row of the other side"
-                               : "join condition `" + one_line(on->value.text) +
+                               : "join condition `" + one_line(on->value.text()) +
                                      "` has no equality between the two sides: Spark compares every pair of rows "
                                      "(a nested-loop or cartesian join)";
         }
@@ -199,8 +199,8 @@ void check_cartesian_join_source(SourceContext& ctx) {
         if (pipeline[k].link == &l) index = k;
       auto left = small_side(m, pipeline, index);
       std::optional<pyspark::RowsFact> right;
-      if (other != nullptr && other->value.chain != nullptr) {
-        auto other_pipeline = other->value.chain->pipeline();
+      if (other != nullptr && other->value.chain() != nullptr) {
+        auto other_pipeline = other->value.chain()->pipeline();
         right = small_side(m, other_pipeline, other_pipeline.size());
       }
       bool one_row = (left && left->rows == pyspark::Rows::one) || (right && right->rows == pyspark::Rows::one);

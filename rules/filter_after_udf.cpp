@@ -141,14 +141,14 @@ void check_filter_after_udf(PlanContext& ctx) {
 std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::Link& select) {
   for (const auto& a : select.args) {
     const pyspark::Expr& e = a.value;
-    const pyspark::Chain* c = e.chain;
+    const pyspark::Chain* c = e.chain();
     bool has_links = c != nullptr && !c->links.empty();
-    if (!has_links && is_python_udf_call(m, e)) return std::string(e.text);  // no alias: nothing downstream names it
+    if (!has_links && is_python_udf_call(m, e)) return std::string(e.text());  // no alias: nothing downstream names it
     if (!has_links || !c->root_is_call) continue;
     bool udf = m.udf_names.count(c->root) != 0 || m.pandas_udf_names.count(c->root) != 0;
     const pyspark::Link& last = c->links.back();
-    if (udf && (last.name == "alias" || last.name == "name") && !last.args.empty() && last.args[0].value.string_value)
-      return std::string(*last.args[0].value.string_value);
+    if (udf && (last.name == "alias" || last.name == "name") && !last.args.empty() && last.args[0].value.string_value())
+      return std::string(*last.args[0].value.string_value());
   }
   return {};
 }
@@ -165,11 +165,11 @@ void check_filter_after_udf_source(SourceContext& ctx) {
       const pyspark::Link& filter = *pipeline[i].link;
       if ((filter.name != "filter" && filter.name != "where") || filter.args.empty()) continue;
       const pyspark::Expr& cond = filter.args[0].value;
-      std::vector<std::string> cond_cols(cond.column_names.begin(), cond.column_names.end());
-      if (cond.string_value) {  // SQL expression string: its words are the columns
+      std::vector<std::string> cond_cols(cond.column_names().begin(), cond.column_names().end());
+      if (cond.string_value()) {  // SQL expression string: its words are the columns
         cond_cols.clear();
         std::string word;
-        for (char c : std::string(*cond.string_value) + " ") {
+        for (char c : std::string(*cond.string_value()) + " ") {
           if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
             word += c;
           else if (!word.empty()) {
@@ -191,12 +191,12 @@ void check_filter_after_udf_source(SourceContext& ctx) {
         if (prev.name != "withColumn" && prev.name != "select") break;
         std::string col;
         if (prev.name == "withColumn") {
-          if (prev.args.size() < 2 || !prev.args[0].value.string_value) break;  // a computed name: unknown
-          col = *prev.args[0].value.string_value;
+          if (prev.args.size() < 2 || !prev.args[0].value.string_value()) break;  // a computed name: unknown
+          col = *prev.args[0].value.string_value();
           if (!is_python_udf_call(m, prev.args[1].value)) {
             if (needed.count(col) != 0) {
               blocked = true;
-              needed.insert(prev.args[1].value.column_names.begin(), prev.args[1].value.column_names.end());
+              needed.insert(prev.args[1].value.column_names().begin(), prev.args[1].value.column_names().end());
             }
             continue;
           }
@@ -209,7 +209,7 @@ void check_filter_after_udf_source(SourceContext& ctx) {
                              "`" + std::string(filter.name) + "` runs after the Python UDF column `" + col +
                                  "` is computed, but its condition does not use it: filter first");
         Fix& f = ctx.attach_fix(d, "Move the filter before the UDF", Applicability::unsafe,
-                                "Apply `." + std::string(filter.name) + "(" + std::string(cond.text) +
+                                "Apply `." + std::string(filter.name) + "(" + std::string(cond.text()) +
                                     ")` before `.withColumn(\"" + col + "\", ...)`" +
                                     (blocked ? ", together with the `withColumn`s it reads" : "") + ".");
         // Only within one chain, only above a withColumn (a select could drop the columns it reads),

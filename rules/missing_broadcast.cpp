@@ -143,18 +143,18 @@ std::string small_because(const pyspark::Chain* c, const LintOptions& options, b
     if (c->root_is_call && c->root == "pyspark.sql.functions.broadcast") return {};
     for (auto it = c->links.rbegin(); it != c->links.rend(); ++it) {
       const pyspark::Link& l = *it;
-      if (l.name == "limit" && !l.args.empty() && l.args[0].value.int_value && *l.args[0].value.int_value <= 10000)
-        return "it is limited to " + std::to_string(*l.args[0].value.int_value) + " rows";
+      if (l.name == "limit" && !l.args.empty() && l.args[0].value.int_value() && *l.args[0].value.int_value() <= 10000)
+        return "it is limited to " + std::to_string(*l.args[0].value.int_value()) + " rows";
       if (l.name == "createDataFrame" && !l.args.empty() &&
-          (l.args[0].value.kind == "list" || l.args[0].value.kind == "tuple")) {
+          (l.args[0].value.kind() == "list" || l.args[0].value.kind() == "tuple")) {
         certain = true;
         return "it is a createDataFrame of literal rows";
       }
       // spark.range(n) is not reported: a Range knows its exact size (8 bytes a row), so Spark
       // broadcasts it by itself under spark.sql.autoBroadcastJoinThreshold.
       if (l.name == "range") return {};
-      if (l.name == "table" && !l.args.empty() && l.args[0].value.string_value) {
-        const std::string t(*l.args[0].value.string_value);
+      if (l.name == "table" && !l.args.empty() && l.args[0].value.string_value()) {
+        const std::string t(*l.args[0].value.string_value());
         for (const auto& s : options.small_tables)
           if (s == t) return "table `" + t + "` is configured as small";
       }
@@ -173,26 +173,26 @@ void check_missing_broadcast_source(SourceContext& ctx) {
     for (const auto& l : chain.links) {
       if (l.name != "join" || !l.is_call || l.args.empty()) continue;
       const pyspark::Arg* other = l.arg(0, "other");
-      if (other == nullptr || other->value.chain == nullptr) continue;
+      if (other == nullptr || other->value.chain() == nullptr) continue;
       const pyspark::Arg* how = l.arg(2, "how");
-      std::string how_text(how != nullptr ? how->value.string_value.value_or("") : "inner");
+      std::string how_text(how != nullptr ? how->value.string_value().value_or("") : "inner");
       if (how_text == "right" || how_text == "right_outer" || how_text == "rightouter" || how_text == "full" ||
           how_text == "outer" || how_text == "full_outer" || how_text == "fullouter")
         continue;  // the right side cannot be broadcast for these join types
       bool certain = false;
-      std::string why = small_because(other->value.chain, ctx.options(), certain);
+      std::string why = small_because(other->value.chain(), ctx.options(), certain);
       if (why.empty()) continue;
-      auto& d = ctx.report(
-          chain.cell, l.name_pos,
-          "join with `" + std::string(other->value.text) + "` shuffles both sides although " + why + ": broadcast it");
+      auto& d = ctx.report(chain.cell, l.name_pos,
+                           "join with `" + std::string(other->value.text()) + "` shuffles both sides although " + why +
+                               ": broadcast it");
       std::string spelling = functions_spelling(m, "broadcast");
       bool needs_import = spelling.empty();
       if (needs_import) spelling = "broadcast";
       Fix& f = ctx.attach_fix(d, "Wrap the small side in broadcast(...)",
                               certain ? Applicability::safe : Applicability::unsafe,
-                              "`.join(" + spelling + "(" + std::string(other->value.text) + "), ...)`" +
+                              "`.join(" + spelling + "(" + std::string(other->value.text()) + "), ...)`" +
                                   (needs_import ? " with `from pyspark.sql.functions import broadcast`" : ""));
-      const auto& p = other->value.pos;
+      const auto& p = other->value.pos();
       SourceContext::add_edit(f, chain.cell, p.start_byte, p.start_byte, spelling + "(");
       SourceContext::add_edit(f, chain.cell, p.end_byte, p.end_byte, ")");
       if (needs_import) {

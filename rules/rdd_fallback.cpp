@@ -90,10 +90,10 @@ std::string group_aggregate(const pyspark::Link& l) {
   if (a == nullptr) return {};
   const pyspark::Expr& f = a->value;
   static const util::NameSet aggs{"len", "sum", "max", "min"};
-  if (l.name == "mapValues" && f.kind == "identifier" && aggs.count(f.text) != 0) return std::string(f.text);
-  if (!f.lambda || f.lambda->params.size() != 1) return {};
-  const std::string p(f.lambda->params[0]);
-  const std::string body(f.lambda->body);
+  if (l.name == "mapValues" && f.kind() == "identifier" && aggs.count(f.text()) != 0) return std::string(f.text());
+  if (!f.lambda() || f.lambda()->params.size() != 1) return {};
+  const std::string p(f.lambda()->params[0]);
+  const std::string body(f.lambda()->body);
   if (body.find("list(") != std::string::npos || body.find("sorted(") != std::string::npos ||
       body.find("set(") != std::string::npos || body.find(" for ") != std::string::npos)
     return {};
@@ -113,9 +113,9 @@ std::string group_aggregate(const pyspark::Link& l) {
 // A lambda that only picks fields: `lambda x: x`, `lambda r: r[0]`, `lambda r: r.id`.
 bool projection(const pyspark::Link& l) {
   const pyspark::Arg* a = l.arg(0, "f");
-  if (a == nullptr || !a->value.lambda || a->value.lambda->params.size() != 1) return false;
-  const std::string p(a->value.lambda->params[0]);
-  const std::string body(a->value.lambda->body);
+  if (a == nullptr || !a->value.lambda() || a->value.lambda()->params.size() != 1) return false;
+  const std::string p(a->value.lambda()->params[0]);
+  const std::string body(a->value.lambda()->body);
   auto first = body.find_first_not_of(" \t\r\n\f\v");
   if (first == std::string::npos || body.compare(first, p.size(), p) != 0) return false;  // the regex needs it
   std::regex pick("^\\s*" + p + R"((\[\s*\d+\s*\]|\.\w+)?\s*$)");

@@ -112,8 +112,8 @@ class Graph {
       // `df.groupBy(df.columns)`: an argument that only reads metadata computes nothing.
       auto add_args = [&](std::span<const pyspark::Arg> args) {
         for (const auto& a : args)
-          if (a.value.chain != nullptr && a.value.chain != &c && !metadata(*a.value.chain))
-            edges_.emplace_back(a.value.chain, &c);
+          if (a.value.chain() != nullptr && a.value.chain() != &c && !metadata(*a.value.chain()))
+            edges_.emplace_back(a.value.chain(), &c);
       };
       for (const auto& l : c.links) add_args(l.args);
       if (c.root_is_call) add_args(c.root_args);

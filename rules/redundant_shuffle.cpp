@@ -189,7 +189,7 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       if (m == "join") {
         const pyspark::Arg* on = second.arg(1, "on");
         if (on == nullptr) continue;
-        keys2.assign(on->value.column_names.begin(), on->value.column_names.end());
+        keys2.assign(on->value.column_names().begin(), on->value.column_names().end());
       } else {
         keys2 = column_args(second);
       }

@@ -64,13 +64,13 @@ std::string lower(std::string_view s) {
 
 // A literal that Spark reads as true: True, "true", "True". A variable is unknown (false here).
 bool truthy(const pyspark::Expr& e) {
-  if (e.bool_value) return *e.bool_value;
-  return e.string_value && lower(*e.string_value) == "true";
+  if (e.bool_value()) return *e.bool_value();
+  return e.string_value() && lower(*e.string_value()) == "true";
 }
 
 // A literal at all (for samplingRatio, any literal number or string means inference from a sample).
 bool literal(const pyspark::Expr& e) {
-  return e.bool_value || e.string_value || e.int_value || e.kind == "float" || e.kind == "integer";
+  return e.bool_value() || e.string_value() || e.int_value() || e.kind() == "float" || e.kind() == "integer";
 }
 
 // The inference options set by one link: `.option(k, v)`, `.options(k=v)`, or keywords of a
@@ -87,12 +87,12 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
     if ((k == "inferschema" || k == "mergeschema") && truthy(value)) out.push_back({key, &value, &pos});
     if (k == "samplingratio" && literal(value)) out.push_back({key, &value, &pos});
   };
-  if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value) {
-    consider(std::string(*l.args[0].value.string_value), l.args[1].value, l.name_pos);
+  if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value()) {
+    consider(std::string(*l.args[0].value.string_value()), l.args[1].value, l.name_pos);
     return out;
   }
   for (const auto& a : l.args)
-    if (!a.keyword.empty()) consider(std::string(a.keyword), a.value, a.value.pos);
+    if (!a.keyword.empty()) consider(std::string(a.keyword), a.value, a.value.pos());
   return out;
 }
 
@@ -125,11 +125,11 @@ void check_schema_inference(SourceContext& ctx) {
       const pyspark::Link& l = *pipeline[i].link;
       if (!l.is_call) break;  // `.write` and the like: the reader ended at a terminal read before
       if (l.name == "schema") has_schema = true;
-      if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value)
-        format = lower(*l.args[0].value.string_value);
+      if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
+        format = lower(*l.args[0].value.string_value());
       for (const auto& a : l.args) {
         if (a.keyword == "schema") has_schema = true;
-        if (a.keyword == "format" && a.value.string_value) format = lower(*a.value.string_value);
+        if (a.keyword == "format" && a.value.string_value()) format = lower(*a.value.string_value());
       }
       bool own = i >= own_start;
       if (own)

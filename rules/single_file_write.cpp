@@ -46,7 +46,7 @@ void check_single_file_write(SourceContext& ctx) {
   for_each_write(ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t, const pyspark::Step& step) {
     const pyspark::Step* prev = &step;
     const pyspark::Link& p = *prev->link;
-    if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value != 1)
+    if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value() != 1)
       return;
     // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
     auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));

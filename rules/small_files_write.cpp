@@ -142,12 +142,13 @@ std::optional<std::vector<std::string>> partition_columns(const std::vector<pysp
     const pyspark::Link& l = *pipeline[k].link;
     if (l.name == "partitionBy" || l.name == "partitionedBy") {
       out.emplace();
-      for (const auto& a : l.args) out->insert(out->end(), a.value.column_names.begin(), a.value.column_names.end());
+      for (const auto& a : l.args)
+        out->insert(out->end(), a.value.column_names().begin(), a.value.column_names().end());
     }
     for (const auto& a : l.args)
       if (a.keyword == "partitionBy") {
         out.emplace();
-        out->insert(out->end(), a.value.column_names.begin(), a.value.column_names.end());
+        out->insert(out->end(), a.value.column_names().begin(), a.value.column_names().end());
       }
   }
   return out;
@@ -162,10 +163,10 @@ void check_small_files_write_source(SourceContext& ctx) {
         const pyspark::Step* prev = &step;
         if (prev->link->name != "repartition" || prev->link->args.empty()) return;
         const pyspark::Link& r = *prev->link;
-        std::optional<std::int64_t> n = r.args[0].value.int_value;
+        std::optional<std::int64_t> n = r.args[0].value.int_value();
         std::vector<std::string> keys;
         for (std::size_t a = n ? 1 : 0; a < r.args.size(); ++a)
-          keys.insert(keys.end(), r.args[a].value.column_names.begin(), r.args[a].value.column_names.end());
+          keys.insert(keys.end(), r.args[a].value.column_names().begin(), r.args[a].value.column_names().end());
         auto parts = partition_columns(pipeline, i + 1);
         std::string message;
         if (parts && !parts->empty()) {
@@ -178,7 +179,7 @@ void check_small_files_write_source(SourceContext& ctx) {
           message = fmt::format(
               "`repartition({})` is not by the partition columns ({}): every task writes a file into "
               "every partition value it holds ({} x partitions files)",
-              r.args[0].value.text, cols, n ? std::to_string(*n) : "spark.sql.shuffle.partitions");
+              r.args[0].value.text(), cols, n ? std::to_string(*n) : "spark.sql.shuffle.partitions");
         } else if (n && *n >= kManyFiles && keys.empty()) {
           message = fmt::format("`repartition({})` right before a write makes {} files", *n, *n);
         } else {

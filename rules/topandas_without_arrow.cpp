@@ -76,8 +76,8 @@ bool literal_rows(const pyspark::SourceModel& m, const pyspark::Link& l) {
   const pyspark::Arg* data = l.arg(0, "data");
   if (l.name != "DataFrame" || data == nullptr) return false;
   const auto& v = data->value;
-  return v.kind == "dictionary" || v.kind == "list" || v.kind == "tuple" ||
-         (v.kind == "identifier" && m.literal_collections.count(v.text) != 0);
+  return v.kind() == "dictionary" || v.kind() == "list" || v.kind() == "tuple" ||
+         (v.kind() == "identifier" && m.literal_collections.count(v.text()) != 0);
 }
 
 enum class Pandas { no, yes, literal };
@@ -96,7 +96,7 @@ Pandas pandas_chain(const pyspark::SourceModel& m, const pyspark::Chain* c) {
 // A pandas DataFrame as far as the file shows: pd.DataFrame(...), pd.read_csv(...), a name bound to one,
 // with more rows than the code spells out.
 bool pandas_value(const pyspark::SourceModel& m, const pyspark::Expr& e) {
-  return pandas_chain(m, e.chain) == Pandas::yes;
+  return pandas_chain(m, e.chain()) == Pandas::yes;
 }
 
 }  // namespace

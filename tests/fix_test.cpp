@@ -151,10 +151,10 @@ std::set<std::pair<std::string, std::string>> filters_before_definitions(const s
       const py::Link& f = *pipeline[i].link;
       if ((f.name != "filter" && f.name != "where") || f.args.empty()) continue;
       const py::Expr& cond = f.args[0].value;
-      std::set<std::string, std::less<>> reads(cond.column_names.begin(), cond.column_names.end());
-      if (cond.string_value) {
+      std::set<std::string, std::less<>> reads(cond.column_names().begin(), cond.column_names().end());
+      if (cond.string_value()) {
         std::string word;
-        for (char c : std::string(*cond.string_value) + " ") {
+        for (char c : std::string(*cond.string_value()) + " ") {
           if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
             word += c;
           } else if (!word.empty()) {
@@ -165,9 +165,9 @@ std::set<std::pair<std::string, std::string>> filters_before_definitions(const s
       }
       for (std::size_t k = i + 1; k < pipeline.size(); ++k) {
         const py::Link& w = *pipeline[k].link;
-        if (w.name == "withColumn" && !w.args.empty() && w.args[0].value.string_value &&
-            reads.count(*w.args[0].value.string_value) != 0)
-          out.emplace(cond.text, *w.args[0].value.string_value);
+        if (w.name == "withColumn" && !w.args.empty() && w.args[0].value.string_value() &&
+            reads.count(*w.args[0].value.string_value()) != 0)
+          out.emplace(cond.text(), *w.args[0].value.string_value());
       }
     }
   }

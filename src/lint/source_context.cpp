@@ -56,16 +56,16 @@ void SourceContext::add_edit(Fix& fix, int cell, std::uint32_t start_byte, std::
 std::string_view SourceContext::cell_text(int cell) const { return model_.cell(cell).text; }
 
 bool is_row_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
-  if (e.kind != "call") return false;
-  std::string_view callee = e.callee;
-  std::string_view fn = e.text.substr(0, e.text.find('('));
+  if (e.kind() != "call") return false;
+  std::string_view callee = e.callee();
+  std::string_view fn = e.text().substr(0, e.text().find('('));
   return m.udf_names.count(fn) != 0 || m.udf_names.count(callee) != 0;
 }
 
 bool is_python_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
-  if (e.kind != "call") return false;
+  if (e.kind() != "call") return false;
   if (is_row_udf_call(m, e)) return true;
-  std::string_view fn = e.text.substr(0, e.text.find('('));
+  std::string_view fn = e.text().substr(0, e.text().find('('));
   return m.pandas_udf_names.count(fn) != 0;
 }
 
@@ -73,8 +73,8 @@ std::vector<std::string> column_args(const pyspark::Link& link) {
   std::vector<std::string> out;
   for (const auto& a : link.args) {
     if (!a.keyword.empty() && a.keyword != "cols" && a.keyword != "on" && a.keyword != "subset") continue;
-    if (a.value.int_value) continue;
-    for (const auto& c : a.value.column_names) out.emplace_back(c);
+    if (a.value.int_value()) continue;
+    for (const auto& c : a.value.column_names()) out.emplace_back(c);
   }
   return out;
 }
@@ -167,9 +167,9 @@ bool carried_across_turns(const pyspark::Chain& chain) {
       const pyspark::Chain* from = nullptr;
       bool named = false;
       for (const auto& a : b->root_args)
-        if (a.value.kind == "identifier" && a.value.text == chain.root) {
+        if (a.value.kind() == "identifier" && a.value.text() == chain.root) {
           named = true;
-          from = a.value.chain;
+          from = a.value.chain();
         }
       if (!named) return false;
       if (from == nullptr) return true;

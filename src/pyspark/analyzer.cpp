@@ -349,7 +349,7 @@ class Analyzer {
   std::vector<std::string_view> columns_;  // collect_columns' list for the expression being made
   Node statement_node_{};                  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
-  std::unordered_map<std::string, std::span<const std::string_view>> column_lists_;  // see intern_columns
+  std::unordered_map<std::string, const std::span<const std::string_view>*> column_lists_;  // see intern_columns
   std::string column_key_;
   // The pairs of setAll(...) / config(map=...) links, by (cell, start of the link's name): few.
   std::map<std::pair<int, std::uint32_t>, std::span<std::pair<Expr, Expr>>> link_pairs_;
@@ -388,7 +388,7 @@ class Analyzer {
             param = f.params[positional++];
           }
           if (param.empty() || f.dataframe_params.count(param) != 0) continue;
-          const Chain* arg = a.value.chain;
+          const Chain* arg = a.value.chain();
           if (arg != nullptr && arg->is_dataframe) changed = f.dataframe_params.insert(param).second || changed;
         }
       }
@@ -726,54 +726,60 @@ class Analyzer {
 
   // A column list kept once for each distinct contents: the same few names recur in thousands of
   // arguments (rules read the names, never where a view points).
-  std::span<const std::string_view> intern_columns(const std::vector<std::string_view>& columns) {
-    if (columns.empty()) return {};
+  const std::span<const std::string_view>* intern_columns(const std::vector<std::string_view>& columns) {
+    if (columns.empty()) return nullptr;
     column_key_.clear();
     for (std::string_view c : columns) {
       column_key_ += c;
       column_key_ += '\0';
     }
     auto [it, fresh] = column_lists_.try_emplace(column_key_);
-    if (fresh) it->second = m_.arena.copy(columns);
+    if (fresh) {  // the list and its span live in the model (the analyzer goes first)
+      std::span<std::span<const std::string_view>> kept = m_.arena.make<std::span<const std::string_view>>(1);
+      kept[0] = m_.arena.copy(columns);
+      it->second = kept.data();
+    }
     return it->second;
   }
 
   Expr make_expr(Node n, int depth) {
     Expr e;
-    e.text = view(n);
-    e.pos = pos_of(n);
-    if (!is_null(n)) e.kind = pyspark::Kind(n->symbol);
+    e.set_text(view(n), pos_of(n));
+    if (!is_null(n)) e.set_kind(pyspark::Kind(n->symbol));
     if (too_deep(n, depth)) return e;
-    if (is_type(n, "string")) e.string_value = string_value(n);
+    if (is_type(n, "string")) e.set_string_value(string_value(n));
     if (is_type(n, "integer")) {
       std::string digits;
-      for (char c : e.text)
+      for (char c : e.text())
         if (c != '_') digits += c;
       try {
-        e.int_value = std::stoll(digits, nullptr, 0);
+        e.set_int_value(std::stoll(digits, nullptr, 0));
       } catch (...) {
       }
     }
-    if (is_type(n, "unary_operator") && e.text.rfind('-', 0) == 0) {
+    if (is_type(n, "unary_operator") && e.text().rfind('-', 0) == 0) {
       Expr inner = make_expr(field(n, "argument"), depth + 1);
-      if (inner.int_value) e.int_value = -*inner.int_value;
+      if (inner.int_value()) e.set_int_value(-*inner.int_value());
     }
-    if (is_type(n, "true")) e.bool_value = true;
-    if (is_type(n, "false")) e.bool_value = false;
+    if (is_type(n, "true")) e.set_bool_value(true);
+    if (is_type(n, "false")) e.set_bool_value(false);
     if (is_type(n, "lambda")) {
       Expr::Lambda l;
       Node params = field(n, "parameters");
       for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(nth_named(params, i)));
       l.body = view(field(n, "body"));
-      e.lambda = &m_.lambdas.emplace_back(std::move(l));
+      e.set_lambda(&m_.lambdas.emplace_back(std::move(l)));
     }
-    if (is_type(n, "call")) e.callee = m_.keep_name(m_.qualify(dotted(field(n, "function"))));
-    if (is_type(n, "call") || is_type(n, "attribute")) e.chain = build_chain(n, depth + 1);
+    if (is_type(n, "call")) {
+      KeptName callee = m_.keep_name(m_.qualify(dotted(field(n, "function"))));
+      e.set_chain(build_chain(n, depth + 1), callee);
+    }
+    if (is_type(n, "attribute")) e.set_chain(build_chain(n, depth + 1));
     if (is_type(n, "identifier"))
-      if (auto it = bindings_.find(e.text); it != bindings_.end()) e.chain = it->second;
+      if (auto it = bindings_.find(e.text()); it != bindings_.end()) e.set_chain(it->second);
     columns_.clear();  // nested expressions are complete by now: the list is this one's alone
     collect_columns(n, columns_, depth + 1, false);
-    e.column_names = intern_columns(columns_);
+    e.set_columns(intern_columns(columns_));
     return e;
   }
 
@@ -823,7 +829,7 @@ class Analyzer {
               bool keyword = is_type(a, "keyword_argument");
               Arg& arg = l.args[k++];
               if ((keyword && arg.keyword == "on") || (!keyword && positional == 1))
-                arg.value.condition = condition_of(keyword ? field(a, "value") : a, depth + 1);
+                arg.value.set_condition(condition_of(keyword ? field(a, "value") : a, depth + 1));
               if (!keyword) ++positional;
             }
           }
@@ -1061,7 +1067,7 @@ class Analyzer {
         !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
       return;
     Expr e = make_expr(right, depth + 1);
-    if (e.string_value || e.int_value || e.bool_value) constants_.emplace(name, e);
+    if (e.string_value() || e.int_value() || e.bool_value()) constants_.emplace(name, e);
   }
 
   void handle_assignment(Node n, int depth) {
@@ -1143,7 +1149,7 @@ class Analyzer {
         c.links.empty()) {
       UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
-      if (!c.root_args.empty() && c.root_args[0].value.kind == "identifier") u.function = c.root_args[0].value.text;
+      if (!c.root_args.empty() && c.root_args[0].value.kind() == "identifier") u.function = c.root_args[0].value.text();
       m_.udfs.push_back(u);
       return;
     }
@@ -1158,14 +1164,14 @@ class Analyzer {
       if (reg.args.size() < 2) return;
       const Expr& fn = reg.args[1].value;
       // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
-      if (m_.pandas_udf_names.count(fn.text) != 0 || m_.udf_names.count(fn.text) != 0) return;
-      UdfDef u{std::string(reg.args[0].value.string_value.value_or("")),
+      if (m_.pandas_udf_names.count(fn.text()) != 0 || m_.udf_names.count(fn.text()) != 0) return;
+      UdfDef u{std::string(reg.args[0].value.string_value().value_or("")),
                UdfKind::row,
                c.pos,
                c.cell,
-               fn.lambda != nullptr ? std::optional<Expr::Lambda>(*fn.lambda) : std::nullopt,
+               fn.lambda() != nullptr ? std::optional<Expr::Lambda>(*fn.lambda()) : std::nullopt,
                "register",
-               fn.kind == "identifier" ? std::string(fn.text) : std::string()};
+               fn.kind() == "identifier" ? std::string(fn.text()) : std::string()};
       m_.udfs.push_back(u);
     }
   }
@@ -1180,7 +1186,7 @@ class Analyzer {
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
       if ((l.name == "master" || l.name == "setMaster") && !l.args.empty() &&
-          l.args[0].value.string_value.value_or("").rfind("local", 0) == 0)
+          l.args[0].value.string_value().value_or("").rfind("local", 0) == 0)
         m_.local_master = true;
       bool conf_set = l.name == "set" && i > 0 && c.links[i - 1].name == "conf";
       bool builder_config = l.name == "config";
@@ -1190,15 +1196,15 @@ class Analyzer {
       bool sparkconf_set = (l.name == "set" || l.name == "setAll") && sparkconf;
       bool sql = l.name == "sql" && l.is_call && (i == 0) && !c.root_is_call &&
                  (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
-      if (sql && !l.args.empty() && l.args[0].value.string_value) {
+      if (sql && !l.args.empty() && l.args[0].value.string_value()) {
         const Expr& s = l.args[0].value;
-        for (auto& st : sql_set_statements(*s.string_value)) {
+        for (auto& st : sql_set_statements(*s.string_value())) {
           ConfSetting cs;
           cs.key = st.key;
           cs.value = st.value;
           cs.literal = true;
-          cs.pos = s.pos;
-          cs.value_pos = s.pos;
+          cs.pos = s.pos();
+          cs.value_pos = s.pos();
           cs.cell = c.cell;
           cs.via = "SQL SET";
           m_.settings.push_back(std::move(cs));
@@ -1225,8 +1231,8 @@ class Analyzer {
 
   // A literal, or a name bound once to a literal at module level (`SHUFFLE = "spark.sql.shuffle.partitions"`).
   const Expr& literal_of(const Expr& e) const {
-    if (e.kind == "identifier")
-      if (auto it = constants_.find(e.text); it != constants_.end()) return it->second;
+    if (e.kind() == "identifier")
+      if (auto it = constants_.find(e.text()); it != constants_.end()) return it->second;
     return e;
   }
 
@@ -1235,28 +1241,28 @@ class Analyzer {
     {
       const Expr& key = literal_of(key_expr);
       const Expr& value = literal_of(value_expr);
-      if (!key.string_value) return;
+      if (!key.string_value()) return;
       bool conf_set = std::string_view(via) == "conf.set";
       ConfSetting cs;
-      cs.key = *key.string_value;
+      cs.key = *key.string_value();
       cs.cell = c.cell;
       cs.pos = l.expr_pos;
       cs.pos.start_byte = l.name_pos.start_byte;
-      if (at_key) cs.pos = key_expr.pos;  // one pair of setAll([...]) / config(map={...})
-      cs.value_pos = value_expr.pos;
+      if (at_key) cs.pos = key_expr.pos();  // one pair of setAll([...]) / config(map={...})
+      cs.value_pos = value_expr.pos();
       cs.via = via;
       if (conf_set && i + 1 == c.links.size()) cs.statement = c.whole_statement;
-      if (value.string_value) {
-        cs.value = *value.string_value;
+      if (value.string_value()) {
+        cs.value = *value.string_value();
         cs.literal = true;
-      } else if (value.int_value) {
-        cs.value = std::to_string(*value.int_value);
+      } else if (value.int_value()) {
+        cs.value = std::to_string(*value.int_value());
         cs.literal = true;
-      } else if (value.bool_value) {
-        cs.value = *value.bool_value ? "true" : "false";
+      } else if (value.bool_value()) {
+        cs.value = *value.bool_value() ? "true" : "false";
         cs.literal = true;
       } else {
-        cs.value = value.text;
+        cs.value = value.text();
       }
       m_.settings.push_back(std::move(cs));
     }

@@ -82,22 +82,22 @@ bool is_aggregate_name(std::string_view name) {
 // One argument of select(...) / agg(...) that is an aggregate: F.sum("x"), F.max(c).alias("m"),
 // [F.count(F.when(...)).alias(c) for c in cols], "sum(x)" in selectExpr.
 bool is_aggregate_arg(const Expr& e, bool sql_strings) {
-  if (sql_strings && e.string_value) {
-    std::string f = leading_function(*e.string_value);
-    return !f.empty() && is_aggregate_name(f) && lower(*e.string_value).find(" over") == std::string::npos;
+  if (sql_strings && e.string_value()) {
+    std::string f = leading_function(*e.string_value());
+    return !f.empty() && is_aggregate_name(f) && lower(*e.string_value()).find(" over") == std::string::npos;
   }
-  if (e.chain != nullptr && e.chain->root_is_call) {
-    std::string_view root = e.chain->root;
+  if (e.chain() != nullptr && e.chain()->root_is_call) {
+    std::string_view root = e.chain()->root;
     auto dot = root.rfind('.');
     std::string fn(dot == std::string_view::npos ? root : root.substr(dot + 1));
-    bool wrappers_only = std::all_of(e.chain->links.begin(), e.chain->links.end(), [](const Link& l) {
+    bool wrappers_only = std::all_of(e.chain()->links.begin(), e.chain()->links.end(), [](const Link& l) {
       return l.name == "alias" || l.name == "cast" || l.name == "name" || l.name == "astype";
     });
-    return is_aggregate_name(fn) && wrappers_only && e.text.find(".over(") == std::string::npos;
+    return is_aggregate_name(fn) && wrappers_only && e.text().find(".over(") == std::string::npos;
   }
-  if (e.kind == "list_comprehension" || e.kind == "generator_expression") {
-    std::string f = leading_function(e.text);
-    return !f.empty() && is_aggregate_name(f) && e.text.find(".over(") == std::string::npos;
+  if (e.kind() == "list_comprehension" || e.kind() == "generator_expression") {
+    std::string f = leading_function(e.text());
+    return !f.empty() && is_aggregate_name(f) && e.text().find(".over(") == std::string::npos;
   }
   return false;
 }
@@ -110,11 +110,11 @@ bool all_aggregates(const Link& l, bool sql_strings) {
 
 // The text of a string literal, f-strings included (their {placeholders} stay as they are).
 std::string string_text(const Expr& e) {
-  if (e.string_value) return std::string(*e.string_value);
-  if (e.kind != "string") return {};
-  std::size_t q = e.text.find_first_of("\"'");
+  if (e.string_value()) return std::string(*e.string_value());
+  if (e.kind() != "string") return {};
+  std::size_t q = e.text().find_first_of("\"'");
   if (q == std::string::npos) return {};
-  std::string_view t(e.text);
+  std::string_view t(e.text());
   t.remove_prefix(q);
   std::size_t quote = t.substr(0, 3) == "\"\"\"" || t.substr(0, 3) == "'''" ? 3 : 1;
   if (t.size() < 2 * quote) return {};
@@ -185,7 +185,7 @@ RowsFact origin_rows(const Link* first) {
   if (first->name == "createDataFrame" || first->name == "parallelize") {
     const Arg* data = first->arg(0, "data");
     if (data == nullptr) return {};
-    std::string_view k = data->value.kind;
+    std::string_view k = data->value.kind();
     if (k == "list" || k == "tuple" || k == "list_comprehension") return {Rows::few, "literal rows"};
     return {Rows::driver, "data built on the driver"};
   }
@@ -193,11 +193,11 @@ RowsFact origin_rows(const Link* first) {
     std::int64_t start = 0, end = -1;
     const Arg* a0 = first->arg(0, "start");
     const Arg* a1 = first->arg(1, "end");
-    if (a0 != nullptr && a0->value.int_value) end = *a0->value.int_value;
+    if (a0 != nullptr && a0->value.int_value()) end = *a0->value.int_value();
     if (a1 != nullptr) {
-      if (!a1->value.int_value) return {};
+      if (!a1->value.int_value()) return {};
       start = end;
-      end = *a1->value.int_value;
+      end = *a1->value.int_value();
     }
     if (end >= 0 && end - start <= kFewRows) return {Rows::few, "a small spark.range"};
     return {};
@@ -252,8 +252,8 @@ std::optional<std::vector<Step>> through_helper(const SourceModel& m, const Chai
       break;
     }
   }
-  if (arg == nullptr || arg->value.chain == nullptr) return std::nullopt;
-  std::vector<Step> joined = arg->value.chain->pipeline();
+  if (arg == nullptr || arg->value.chain() == nullptr) return std::nullopt;
+  std::vector<Step> joined = arg->value.chain()->pipeline();
   auto own = ret->pipeline();
   joined.insert(joined.end(), own.begin(), own.end());
   offset = joined.size();
@@ -283,7 +283,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     const Link& l = *pipeline[k].link;
     if (!l.is_call || (l.name != "json" && l.name != "load" && l.name != "text")) continue;
     const Arg* path = l.arg(0, "path");
-    if (path != nullptr && delta_log_path(path->value.text)) fact = {Rows::few, "a Delta transaction-log file"};
+    if (path != nullptr && delta_log_path(path->value.text())) fact = {Rows::few, "a Delta transaction-log file"};
   }
   bool grouping = false;
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
@@ -304,7 +304,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       const Arg* a = l.arg(0);
       if (n == "limit" && a == nullptr) continue;
       // limit(n) with a name is bounded by the author; a literal above kFewRows is not "few".
-      std::optional<std::int64_t> count = n == "limit" ? a->value.int_value : std::nullopt;
+      std::optional<std::int64_t> count = n == "limit" ? a->value.int_value() : std::nullopt;
       if (count && *count > kFewRows) continue;
       if (fact.rows != Rows::one) fact = {count == 1 ? Rows::one : Rows::few, n + "(...)"};
       continue;
@@ -326,7 +326,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
         n == "flatMap") {
       // A join or union of bounded inputs is still bounded, but only the other side can tell.
       const Arg* other = l.arg(0);
-      const Chain* oc = other != nullptr ? other->value.chain : nullptr;
+      const Chain* oc = other != nullptr ? other->value.chain() : nullptr;
       if (fact.rows == Rows::unknown || oc == nullptr || depth > 4) {
         fact = {};
         continue;

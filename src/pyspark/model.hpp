@@ -156,28 +156,98 @@ class OptPos {
 };
 
 // An argument or other expression, reduced to what rules ask about. Text is viewed, not copied:
-// views point into the cell's text (the SourceFile outlives its model) or at names the model keeps.
-// Declared largest first: 96 bytes.
-struct Expr {
-  std::string_view text;
-  OptView string_value;                            // plain string literal (viewed, or kept by the model)
-  std::span<const std::string_view> column_names;  // columns it names: "k", F.col("k"), df.k, df["k"] (viewed)
-  KeptName callee;                                 // for calls: resolved dotted name ("pyspark.sql.functions.col")
-  const Chain* chain = nullptr;                    // when the expression is a method chain (df.limit(5), broadcast(x))
+// views point into the cell's text (the SourceFile outlives its model) or at what the model keeps.
+// A large file holds one for every argument of every call (a third of a million in 10 MB of
+// PySpark), so it is 48 bytes: what only one kind of expression has shares a slot.
+class Expr {
+ public:
   struct Lambda {
     std::vector<std::string_view> params;
     std::string_view body;
   };
-  const Lambda* lambda = nullptr;  // kept by the model
-  OptInt int_value;                // integer literal (also negative)
-  Pos pos;
-  Kind kind;  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
   // Read as a join condition (`df.join(other, <expr>)`): key names, a condition with an equality
   // between columns Spark can hash on, one without (`<`, `startswith`, `|`, `~(a == b)`), or unknown
   // (a variable, `F.expr(...)`).
   enum class Condition : std::uint8_t { unknown, keys, equality, no_equality };
-  Condition condition = Condition::unknown;
-  std::optional<bool> bool_value;  // True / False
+
+  [[nodiscard]] std::string_view text() const {
+    return text_ == nullptr ? std::string_view() : std::string_view(text_, pos_.end_byte - pos_.start_byte);
+  }
+  [[nodiscard]] const Pos& pos() const { return pos_; }
+  // tree-sitter node type: "string", "integer", "identifier", "call", "lambda", ...
+  [[nodiscard]] Kind kind() const { return kind_; }
+  // A plain string literal's contents (a view of the cell, or kept by the model).
+  [[nodiscard]] OptView string_value() const {
+    return slot_ == Slot::string ? OptView(std::string_view(b_.string_data, static_cast<std::size_t>(a_.size)))
+                                 : OptView();
+  }
+  [[nodiscard]] OptInt int_value() const { return slot_ == Slot::integer ? OptInt(a_.integer) : OptInt(); }
+  [[nodiscard]] std::optional<bool> bool_value() const {  // True / False
+    return bool_ == 0 ? std::nullopt : std::optional<bool>(bool_ == 2);
+  }
+  // For calls: the resolved dotted name ("pyspark.sql.functions.col").
+  [[nodiscard]] std::string_view callee() const { return slot_ == Slot::chain ? std::string_view(b_.callee) : ""; }
+  // Columns it names: "k", F.col("k"), df.k, df["k"].
+  [[nodiscard]] std::span<const std::string_view> column_names() const {
+    return columns_ == nullptr ? std::span<const std::string_view>() : *columns_;
+  }
+  // When the expression is a method chain (df.limit(5), broadcast(x)) or a name bound to one.
+  [[nodiscard]] const Chain* chain() const { return slot_ == Slot::chain ? a_.chain : nullptr; }
+  [[nodiscard]] const Lambda* lambda() const {
+    return slot_ == Slot::lambda ? a_.lambda : nullptr;
+  }  // kept by the model
+  [[nodiscard]] Condition condition() const { return condition_; }
+
+  // For the analyzer. The text is the bytes of `pos` in the cell.
+  void set_text(std::string_view text, const Pos& pos) {
+    text_ = text.size() == pos.end_byte - pos.start_byte && !text.empty() ? text.data() : nullptr;
+    pos_ = pos;
+  }
+  void set_kind(Kind k) { kind_ = k; }
+  void set_string_value(const OptView& v) {
+    if (!v) return;
+    slot_ = Slot::string;
+    b_.string_data = (*v).data();
+    a_.size = (*v).size();
+  }
+  void set_int_value(const OptInt& v) {
+    if (!v) return;
+    slot_ = Slot::integer;
+    a_.integer = *v;
+  }
+  void set_bool_value(bool v) { bool_ = v ? 2 : 1; }
+  void set_lambda(const Lambda* l) {
+    slot_ = Slot::lambda;
+    a_.lambda = l;
+  }
+  // A call's callee (kept by the model, or empty) and its chain, or the chain a name is bound to.
+  void set_chain(const Chain* c, KeptName callee = {}) {
+    slot_ = Slot::chain;
+    a_.chain = c;
+    b_.callee = callee;
+  }
+  void set_columns(const std::span<const std::string_view>* kept) { columns_ = kept; }
+  void set_condition(Condition c) { condition_ = c; }
+
+ private:
+  enum class Slot : std::uint8_t { none, string, integer, lambda, chain };
+  const char* text_ = nullptr;
+  Pos pos_;
+  union A {
+    const Chain* chain = nullptr;
+    const Lambda* lambda;
+    std::int64_t integer;
+    std::size_t size;  // of the string value
+  } a_;
+  union B {
+    KeptName callee{};
+    const char* string_data;
+  } b_;
+  const std::span<const std::string_view>* columns_ = nullptr;  // kept by the model
+  Kind kind_;
+  Condition condition_ = Condition::unknown;
+  std::uint8_t bool_ = 0;  // 0 none, 1 False, 2 True
+  Slot slot_ = Slot::none;
 };
 
 struct Arg {
