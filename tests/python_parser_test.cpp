@@ -44,6 +44,20 @@ TEST_CASE("invalid syntax is reported with a position", "[pyspark]") {
   CHECK(err->line == 2);
 }
 
+// tree-sitter wraps what it gave up on (here the whole module) in an ERROR and the first offending
+// token in a smaller one: the report is at the smaller one, near where Python stops (line 4, an
+// unexpected indent), not at the start of the file.
+TEST_CASE("a syntax error is reported at the innermost error, not where recovery began", "[pyspark]") {
+  PythonParser parser;
+  auto tree = parser.parse(
+      "from pyspark.sql import functions as F\n\nquery = aggregatedDF\n  .writeStream\n  .format(\"x\")\n");
+  REQUIRE(tree);
+  auto err = tree->first_error();
+  REQUIRE(err);
+  CHECK(err->line == 3);
+  CHECK(err->column == 21);
+}
+
 namespace {
 using planlint::pyspark::SourceRange;
 using planlint::pyspark::top_level_ranges;

@@ -69,7 +69,7 @@ bool read_all(const Input& in, std::string& text, std::string& error, bool* even
 
 namespace {
 // A Python file's analysis (the chains, calls and arguments rules read; the syntax tree is held for
-// 64 KiB of statements at a time) needs up to about 25 times its size in memory for dense code: past
+// 16 KiB of statements at a time) needs up to about 25 times its size in memory for dense code: past
 // 32 MiB (generated code, not a job anyone reviews) it is refused with a message rather than risking
 // the machine. Notebooks keep the general 256 MiB input limit: most of a large one is outputs.
 constexpr std::size_t kMaxPythonBytes = std::size_t{32} * 1024 * 1024;

@@ -455,7 +455,7 @@ struct SourceModel {
 
 // A Python cell longer than chunk_bytes is parsed a run of top-level statements at a time (see
 // top_level_ranges); what is found does not depend on the size of the runs.
-constexpr std::size_t kPythonChunkBytes = std::size_t{64} * 1024;
+constexpr std::size_t kPythonChunkBytes = std::size_t{16} * 1024;
 // ... and a run is cut at this size even without a statement boundary (an unclosed bracket).
 constexpr std::size_t kPythonChunkLimit = std::size_t{4} * 1024 * 1024;
 SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes = kPythonChunkBytes);

@@ -37,6 +37,20 @@ std::optional<SyntaxError> PythonTree::first_error() const {
     stack.pop_back();
     bool is_error = std::strcmp(ts_node_type(n), "ERROR") == 0;
     if (is_error || ts_node_is_missing(n)) {
+      // An ERROR that holds a smaller one (an invalid character inside the statements tree-sitter
+      // gave up on) is reported where the smaller one is: that is where Python stops too.
+      for (bool deeper = is_error; deeper;) {
+        deeper = false;
+        for (std::uint32_t i = 0, count = ts_node_child_count(n); i < count; ++i) {
+          TSNode c = ts_node_child(n, i);
+          if (std::strcmp(ts_node_type(c), "ERROR") == 0 || ts_node_is_missing(c)) {
+            n = c;
+            is_error = !ts_node_is_missing(c);
+            deeper = is_error;
+            break;
+          }
+        }
+      }
       TSPoint p = ts_node_start_point(n);
       std::string msg = is_error ? "invalid Python syntax" : std::string("missing ") + ts_node_type(n);
       return SyntaxError{p.row + 1, p.column + 1, msg};
