@@ -61,9 +61,9 @@ class ModelArena {
   std::size_t used_ = 0, capacity_ = 0;
 };
 
-// The compact fields of an Expr: a large file holds one Expr for every argument of every call
-// (a third of a million in 10 MB of PySpark), so each is the size of a pointer or two, with the
-// interface the rules use (an optional's, a string_view's).
+// Small value types for the model's records (Expr, Chain): a large file holds hundreds of thousands
+// of them, so each is the size of a pointer or less, with the interface of what it replaces (an
+// optional's, a string_view's).
 
 // A tree-sitter node type ("string", "call", ...) as its symbol number.
 class Kind {
@@ -193,9 +193,8 @@ class Expr {
   }
   // When the expression is a method chain (df.limit(5), broadcast(x)) or a name bound to one.
   [[nodiscard]] const Chain* chain() const { return slot_ == Slot::chain ? a_.chain : nullptr; }
-  [[nodiscard]] const Lambda* lambda() const {
-    return slot_ == Slot::lambda ? a_.lambda : nullptr;
-  }  // kept by the model
+  // A lambda's parameters and body (kept by the model).
+  [[nodiscard]] const Lambda* lambda() const { return slot_ == Slot::lambda ? a_.lambda : nullptr; }
   [[nodiscard]] Condition condition() const { return condition_; }
 
   // For the analyzer. The text is the bytes of `pos` in the cell.
