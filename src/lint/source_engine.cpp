@@ -243,11 +243,13 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // Every line number stays valid; only the lines findings quote keep their text, as in a cached
   // result (a large file's result is then a fraction of it).
   const QuotedLines quoted = quoted_lines(result);
-  std::string with_bom;  // a plain .py file keeps its text in its cell, and only a byte-order mark in raw
+  std::string
+      whole;  // the file, when raw holds only a part (a .py file's BOM, a Databricks notebook but its Python cells)
   std::string_view as_read = file.raw;
+  if (file.kind == pyspark::SourceKind::databricks) as_read = whole = pyspark::whole_raw(file);
   if (file.kind == pyspark::SourceKind::python && !file.cells.empty()) {
     as_read = file.cells.front().unmasked();
-    if (!file.raw.empty()) as_read = with_bom = file.raw + file.cells.front().unmasked();
+    if (!file.raw.empty()) as_read = whole = file.raw + file.cells.front().unmasked();
   }
   result.lines.resize(util::line_count(as_read));
   if (!quoted.file_lines.empty())

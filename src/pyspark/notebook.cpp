@@ -99,6 +99,9 @@ void mask_keeping_original(Cell& cell) {
 // "# MAGIC %sql" cells for other languages, "# DBTITLE" lines.
 void load_databricks(SourceFile& f) {
   auto lines = util::lines_keep_eol(f.raw);
+  std::size_t separators = 0;
+  for (std::string_view l : lines) separators += l.rfind("# COMMAND ----------", 0) == 0 ? 1 : 0;
+  f.cells.reserve(separators + 1);
   Cell cell;
   int number = 1;
   auto flush = [&]() {
@@ -148,6 +151,9 @@ void load_databricks(SourceFile& f) {
       // Databricks runs "%pip install ..." and other line magics written straight into a Python cell.
       mask_keeping_original(cell);
     }
+    // Exact sizes: a notebook of thousands of cells would otherwise keep up to twice its text.
+    cell.text.shrink_to_fit();
+    cell.lines.shrink_to_fit();
     f.cells.push_back(std::move(cell));
     cell = Cell{};
   };
@@ -164,6 +170,17 @@ void load_databricks(SourceFile& f) {
     cell.lines.push_back({static_cast<std::uint32_t>(i + 1), 1, true});
   }
   flush();
+  // Python cells keep their text; raw keeps the rest of the file (the header, the separators, the
+  // MAGIC cells' lines), so a large notebook is not held twice. whole_raw() puts the file together.
+  std::string rest;
+  std::size_t at = 0;
+  for (const Cell& c : f.cells) {
+    if (!c.verbatim || c.text.empty()) continue;
+    rest.append(f.raw, at, c.raw_begin - at);
+    at = c.raw_begin + c.text.size();
+  }
+  rest.append(f.raw, at);
+  f.raw = std::move(rest);
 }
 
 class RawLines {
@@ -392,9 +409,27 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
     }
   }
   std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.begin > b.begin; });
-  std::string out = file.raw;
-  if (file.kind == SourceKind::python && !file.cells.empty()) out += file.cells.front().unmasked();
+  std::string out = whole_raw(file);
   for (const auto& s : splices) out.replace(s.begin, s.end - s.begin, s.text);
+  return out;
+}
+
+std::string whole_raw(const SourceFile& file) {
+  if (file.kind == SourceKind::python) return file.cells.empty() ? file.raw : file.raw + file.cells.front().unmasked();
+  if (file.kind != SourceKind::databricks) return file.raw;
+  std::string out;
+  std::size_t size = file.raw.size();
+  for (const Cell& c : file.cells) size += c.verbatim ? c.text.size() : 0;
+  out.reserve(size);
+  std::size_t at = 0;  // in file.raw
+  for (const Cell& c : file.cells) {
+    if (!c.verbatim || c.text.empty()) continue;
+    const std::size_t gap = c.raw_begin - out.size();  // raw bytes between the previous cell and this one
+    out.append(file.raw, at, gap);
+    at += gap;
+    out += c.unmasked();
+  }
+  out.append(file.raw, at);
   return out;
 }
 

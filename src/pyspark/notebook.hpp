@@ -44,7 +44,9 @@ struct LoadError {
 struct SourceFile {
   std::string path;
   SourceKind kind = SourceKind::python;
-  std::string raw;  // the file as read; for a plain .py file only its byte-order mark (the rest is cells[0])
+  // The file as read, less what the cells hold: a plain .py file keeps only its byte-order mark here
+  // (the rest is cells[0]), a Databricks notebook all but its Python cells. whole_raw() is the file.
+  std::string raw;
   std::vector<Cell> cells;
   std::vector<LoadError> errors;  // the file could not be read as its kind
   std::size_t bom = 0;            // bytes of a UTF-8 byte-order mark before a plain .py file's text
@@ -54,6 +56,9 @@ struct SourceFile {
 // theirs). Jupyter cells are re-serialised in the notebook's own layout; everything else stays
 // byte-identical. nullopt when an edited cell cannot be written back (e.g. a Databricks MAGIC cell).
 std::optional<std::string> rebuild_source(const SourceFile& file, const std::map<int, std::string>& new_texts);
+
+// The file as read, put back together from raw and the cells.
+std::string whole_raw(const SourceFile& file);
 
 // The cell with that number, or nullptr. Cells are numbered in order (a notebook's cells that are
 // not kept leave gaps): found by index or by binary search, not by a scan (asked once per finding).
