@@ -238,3 +238,29 @@ TEST_CASE("cells are found by number: in order, with gaps, and out of order", "[
   py::SourceFile loaded = py::load_source("n.ipynb", nb);
   for (const auto& c : loaded.cells) CHECK(py::find_cell(loaded, c.number) == &c);
 }
+
+TEST_CASE("a Databricks notebook holds its Python cells once and is put back byte for byte", "[fix][notebook]") {
+  namespace py = planlint::pyspark;
+  const std::string sep = "# COMMAND ----------\n";
+  const std::vector<std::string> files = {
+      "# Databricks notebook source\n" + std::string("a = 1\n\n") + sep + "# MAGIC %sql\n# MAGIC SELECT 1\n\n" + sep +
+          "%pip install x\nb = 2\n",
+      "# Databricks notebook source\n" + sep + sep + "c = 3",  // empty cells, no final newline
+      "# Databricks notebook source\r\nd = 4\r\n\r\n# COMMAND ----------\r\n# MAGIC %md\r\n# MAGIC t\r\n",  // CRLF
+      "x = 1\n# COMMAND ----------\ny = 2\n",  // separators without the header
+  };
+  for (const auto& text : files) {
+    py::SourceFile f = py::load_source("n.py", text);
+    REQUIRE(f.kind == py::SourceKind::databricks);
+    CHECK(py::whole_raw(f) == text);
+    std::size_t python = 0;
+    for (const auto& c : f.cells) python += c.verbatim ? c.text.size() : 0;
+    CHECK(f.raw.size() + python == text.size());  // what the cells hold is not in raw as well
+    CHECK(python > 0);
+  }
+  for (const auto& path : fixtures()) {
+    const std::string text = planlint::test::read_file(path);
+    py::SourceFile f = py::load_source(path.string(), text);
+    if (f.kind == py::SourceKind::databricks) CHECK(py::whole_raw(f) == text);
+  }
+}
