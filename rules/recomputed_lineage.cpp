@@ -90,12 +90,6 @@ const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
                                "append",  "create",      "createOrReplace",
                                "replace", "overwrite",   "overwritePartitions"};
 
-struct Action {
-  const Chain* chain;
-  const Link* link;       // the action link (or the `write` link); nullptr: display(df)
-  std::string_view what;  // "count()", "write", ...: a literal (a file can reach a million of these)
-};
-
 // The actions a chain runs itself, with their names as the finding writes them.
 constexpr std::pair<std::string_view, std::string_view> kActions[] = {
     {"count", "count()"},       {"collect", "collect()"},
@@ -103,6 +97,19 @@ constexpr std::pair<std::string_view, std::string_view> kActions[] = {
     {"foreach", "foreach()"},   {"foreachPartition", "foreachPartition()"},
     {"show", "show()"},         {"first", "first()"},
     {"take", "take()"},         {"head", "head()"}};
+
+// An action a chain runs: two pointers (the lineage of a large file reaches a million of these).
+struct Action {
+  const Chain* chain;
+  const Link* link;  // the action link (or the `write` link); nullptr: display(df)
+  // "count()", "write", ...: as the finding writes it.
+  [[nodiscard]] std::string_view what() const {
+    if (link == nullptr) return "display()";
+    for (const auto& [name, written] : kActions)
+      if (link->name == name) return written;
+    return "write";
+  }
+};
 
 class Graph {
  public:
@@ -135,21 +142,21 @@ class Graph {
   [[nodiscard]] std::optional<Action> action(const Chain& c) const {
     if (c.root_is_call &&
         (c.root == "display" || (c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display")))
-      return Action{&c, nullptr, "display()"};
+      return Action{&c, nullptr};
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
       if (l.on == Link::On::local) break;
       if ((l.name == "write" && !l.is_call) || (l.name == "writeTo" && l.is_call)) {
         for (std::size_t k = i + 1; k < c.links.size(); ++k)
-          if (c.links[k].is_call && kWriteEnds.count(c.links[k].name) != 0) return Action{&c, &l, "write"};
+          if (c.links[k].is_call && kWriteEnds.count(c.links[k].name) != 0) return Action{&c, &l};
         return std::nullopt;
       }
       if (!l.is_call) continue;
       // groupBy(...).count() is an aggregation, not an action.
       bool grouped = i > 0 && kGroupings.count(c.links[i - 1].name) != 0;
       if (grouped) continue;
-      for (const auto& [name, what] : kActions)
-        if (l.name == name) return Action{&c, &l, what};
+      for (const auto& entry : kActions)
+        if (l.name == entry.first) return Action{&c, &l};
     }
     return std::nullopt;
   }
@@ -274,8 +281,8 @@ class Graph {
 
   static bool worth_alone(const Action& a) {
     // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
-    return a.what != "show()" && a.what != "first()" && a.what != "take()" && a.what != "head()" &&
-           a.what != "display()";
+    return a.what() != "show()" && a.what() != "first()" && a.what() != "take()" && a.what() != "head()" &&
+           a.what() != "display()";
   }
   [[nodiscard]] int turns(int loop) const {
     return loop >= 1 && loop <= static_cast<int>(m_.loops.size())
@@ -356,7 +363,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     };
     std::string uses;
     for (std::size_t i = 0; i < reached.size() && i < 4; ++i)
-      uses += (i == 0 ? "" : ", ") + ("`" + std::string(reached[i].what) + "` (" + where(reached[i]) + ")");
+      uses += (i == 0 ? "" : ", ") + ("`" + std::string(reached[i].what()) + "` (" + where(reached[i]) + ")");
     if (reached.size() > 4) uses += ", ...";
     // The count is exact when each action reads it once; through self-joins and loops it is a lower
     // bound that Spark's exchange reuse may lower again, so it is not given.
@@ -378,7 +385,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     }
     for (const auto& a : reached) {
       const pyspark::Pos& p = a.link != nullptr ? a.link->name_pos : a.chain->pos;
-      ctx.add_related(d, a.chain->cell, p, "runs the lineage of `" + name + "` again: " + std::string(a.what));
+      ctx.add_related(d, a.chain->cell, p, "runs the lineage of `" + name + "` again: " + std::string(a.what()));
     }
     // cache() + unpersist() after the last action, when both edits sit in the definition's block.
     const Action& last = reached.back();
@@ -397,8 +404,8 @@ void check_recomputed_lineage(SourceContext& ctx) {
           "cache `" +
           name + "` if the source is slow to read";
     // A count() next to a write is often there only to log progress: dropping it is the cheaper fix.
-    auto count = std::find_if(reached.begin(), reached.end(), [](const Action& a) { return a.what == "count()"; });
-    bool writes = std::any_of(reached.begin(), reached.end(), [](const Action& a) { return a.what == "write"; });
+    auto count = std::find_if(reached.begin(), reached.end(), [](const Action& a) { return a.what() == "count()"; });
+    bool writes = std::any_of(reached.begin(), reached.end(), [](const Action& a) { return a.what() == "write"; });
     if (count != reached.end() && writes)
       suggestion += "; or drop the count() at " + where(*count) +
                     " if it only logs progress (read the figure from "

@@ -148,7 +148,11 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       noqa_comment[{c.cell, line}] = &c;
     }
   }
-  for (auto& d : found) {
+  // What is kept moves to the front of `found`, which becomes the result's list: a large file's
+  // findings are not held twice.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    Diagnostic& d = found[i];
     int cell = d.location.cell == 0 ? 1 : d.location.cell;
     bool by_line = line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule);
     if (by_line) {
@@ -180,7 +184,16 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       }
     for (auto& r : d.related) map_location(file, r.location, notebook);
     map_location(file, d.location, notebook);
-    result.diagnostics.push_back(std::move(d));
+    if (i != kept) found[kept] = std::move(d);
+    ++kept;
+  }
+  found.erase(found.begin() + static_cast<std::ptrdiff_t>(kept), found.end());
+  if (result.diagnostics.empty()) {
+    result.diagnostics = std::move(found);
+  } else {
+    result.diagnostics.reserve(result.diagnostics.size() + found.size());
+    std::move(found.begin(), found.end(), std::back_inserter(result.diagnostics));
+    found = {};
   }
   if (options.enabled(unused_noqa_rule())) {
     for (const auto& [key, comment] : noqa_comment) {
