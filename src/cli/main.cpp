@@ -507,7 +507,13 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
                           stdin_fix ? lint::ReportOptions{false, PLANLINT_VERSION} : ro);
   cli::BaselineWriter new_baseline;
   std::string chunk, stderr_report;
-  if (streamed) reporter->begin(chunk);
+  if (streamed) {
+    reporter->set_flush([&writer](std::string& out) {
+      writer.write(out);
+      out.clear();
+    });
+    reporter->begin(chunk);
+  }
   std::size_t findings = 0, failing = 0, files = 0, unreadable = 0, unwritten = 0;
   auto consume = [&](std::size_t i, lint::FileResult&& r) {
     ++files;

@@ -182,7 +182,7 @@ FileResult read_result(EntryReader& in) {
   for (std::size_t k = in.count(8); k > 0; --k) {
     std::uint32_t n = in.u32();
     if (n < 1 || n > r.lines.size()) throw std::runtime_error("cache entry line is corrupt");
-    r.lines[n - 1] = in.str();
+    r.lines.set(n - 1, in.str());
   }
   for (std::size_t k = in.count(4); k > 0; --k) {
     std::uint32_t size = in.u32();
@@ -195,7 +195,7 @@ FileResult read_result(EntryReader& in) {
     if (c < 1 || static_cast<std::size_t>(c) > r.cell_lines.size() || n < 1 ||
         n > r.cell_lines[static_cast<std::size_t>(c - 1)].size())
       throw std::runtime_error("cache entry cell line is corrupt");
-    r.cell_lines[static_cast<std::size_t>(c - 1)][n - 1] = in.str();
+    r.cell_lines[static_cast<std::size_t>(c - 1)].set(n - 1, in.str());
   }
   std::size_t diagnostics = in.count(kMinDiagnostic);
   r.diagnostics.reserve(diagnostics);

@@ -77,8 +77,7 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
     return std::tie(x.location.line, x.location.column, x.rule->id) <
            std::tie(y.location.line, y.location.column, y.rule->id);
   });
-  out.result.lines.reserve(after.lines.size());
-  for (std::string_view l : after.lines) out.result.lines.emplace_back(l);
+  for (std::string_view l : after.lines) out.result.lines.push_back(std::string(l));
   assign_fingerprints(out.result);
   return out;
 }

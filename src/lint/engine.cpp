@@ -61,7 +61,7 @@ FileResult lint_plan_text(std::string path, std::string text, const LintOptions&
   // result is then a fraction of it, and the document with its copy of the text goes now).
   result.lines.resize(doc.lines.size());
   for (std::uint32_t n : quoted_lines(result).file_lines)
-    if (n >= 1 && n <= doc.lines.size()) result.lines[n - 1] = std::string(doc.lines[n - 1]);
+    if (n >= 1 && n <= doc.lines.size()) result.lines.set(n - 1, std::string(doc.lines[n - 1]));
   assign_fingerprints(result);
   return result;
 }

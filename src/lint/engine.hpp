@@ -1,6 +1,8 @@
 // Lints one input: parse, run the selected rules over every plan, fingerprint the findings.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -13,13 +15,61 @@
 
 namespace planlint::lint {
 
+// The lines of a file (or of a cell) by number, of which only some keep their text: reporters quote
+// a few lines of a large file, and a string for each of the others would cost 32 bytes a line.
+// A line without its text reads as "".
+class LineTexts {
+ public:
+  LineTexts() = default;
+  explicit LineTexts(std::size_t count) : count_(count) {}
+  [[nodiscard]] std::size_t size() const { return count_; }
+  [[nodiscard]] bool empty() const { return count_ == 0; }
+  void resize(std::size_t count) {
+    count_ = count;
+    while (!kept_.empty() && kept_.back().first >= count) kept_.pop_back();
+  }
+  // The text of line index i (0-based, below size()).
+  [[nodiscard]] const std::string& operator[](std::size_t i) const {
+    static const std::string kNone;
+    auto it = find(i);
+    return it != kept_.end() && it->first == i ? it->second : kNone;
+  }
+  void set(std::size_t i, std::string text) {
+    if (i >= count_) return;
+    if (kept_.empty() || kept_.back().first < i) {  // lines are mostly set in order
+      if (!text.empty()) kept_.emplace_back(i, std::move(text));
+      return;
+    }
+    auto it = find(i);
+    if (it != kept_.end() && it->first == i) {
+      if (text.empty())
+        kept_.erase(it);
+      else
+        it->second = std::move(text);
+    } else if (!text.empty()) {
+      kept_.emplace(it, i, std::move(text));
+    }
+  }
+  void push_back(std::string text) { set(count_++, std::move(text)); }
+
+ private:
+  [[nodiscard]] std::vector<std::pair<std::size_t, std::string>>::const_iterator find(std::size_t i) const {
+    return std::lower_bound(kept_.begin(), kept_.end(), i, [](const auto& k, std::size_t n) { return k.first < n; });
+  }
+  std::vector<std::pair<std::size_t, std::string>>::iterator find(std::size_t i) {
+    return std::lower_bound(kept_.begin(), kept_.end(), i, [](const auto& k, std::size_t n) { return k.first < n; });
+  }
+  std::size_t count_ = 0;
+  std::vector<std::pair<std::size_t, std::string>> kept_;  // by line index
+};
+
 struct FileResult {
   std::string path;
-  std::vector<std::string> lines;                    // the file's lines, for reporters that quote them
-  std::vector<std::vector<std::string>> cell_lines;  // notebooks: each cell's lines (index = cell - 1)
-  std::vector<Diagnostic> diagnostics;               // sorted by position
-  std::string io_error;                              // set when the file could not be read
-  bool unwritten = false;  // --fix: linted, but the fixed text could not be written (io_error says why)
+  LineTexts lines;                      // the file's lines, for reporters that quote them
+  std::vector<LineTexts> cell_lines;    // notebooks: each cell's lines (index = cell - 1)
+  std::vector<Diagnostic> diagnostics;  // sorted by position
+  std::string io_error;                 // set when the file could not be read
+  bool unwritten = false;               // --fix: linted, but the fixed text could not be written (io_error says why)
 };
 
 // The text is moved into the parsed document; only the lines findings quote are kept in the result.

@@ -1,6 +1,7 @@
 // Reporters: turn lint results into text, JSON, SARIF 2.1.0 or GitHub workflow commands.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,18 @@ class Reporter {
   virtual void begin(std::string& /*out*/) {}
   virtual void file(const FileResult& result, std::string& out) = 0;
   virtual void end(std::string& /*out*/) {}
+  // Where a large file's report goes while it is rendered: called with `out` once it holds 64 KiB,
+  // to write and clear it (a file of thousands of findings is not held whole as text). Unset, the
+  // report of a file is returned whole.
+  void set_flush(std::function<void(std::string&)> flush) { flush_ = std::move(flush); }
+
+ protected:
+  void maybe_flush(std::string& out) const {
+    if (flush_ && out.size() >= (std::size_t{1} << 16)) flush_(out);
+  }
+
+ private:
+  std::function<void(std::string&)> flush_;
 };
 
 // format: text, json, sarif, github, markdown or statistics; nullptr for any other name.

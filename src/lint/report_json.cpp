@@ -194,7 +194,10 @@ class JsonReporter final : public Reporter {
   }
   void file(const FileResult& r, std::string& out) override {
     if (!r.io_error.empty()) errors_.push_back({{"file", r.path}, {"message", r.io_error}});
-    for (const auto& d : r.diagnostics) diagnostics_.add(out, diagnostic_json(d));
+    for (const auto& d : r.diagnostics) {
+      diagnostics_.add(out, diagnostic_json(d));
+      maybe_flush(out);
+    }
   }
   void end(std::string& out) override {
     diagnostics_.close(out);
@@ -259,7 +262,10 @@ class SarifReporter final : public Reporter {
   void file(const FileResult& r, std::string& out) override {
     if (!r.io_error.empty())
       notifications_.push_back({{"level", "error"}, {"message", {{"text", r.path + ": " + r.io_error}}}});
-    for (const auto& d : r.diagnostics) results_.add(out, result_json(r, d));
+    for (const auto& d : r.diagnostics) {
+      results_.add(out, result_json(r, d));
+      maybe_flush(out);
+    }
   }
   void end(std::string& out) override {
     results_.close(out);

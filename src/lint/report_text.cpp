@@ -93,8 +93,10 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
          p.paint("1;32", "^" + std::string(len - 1, '~')) + "\n";
 }
 
-void render_text_file(const FileResult& r, const Palette& p, std::string& out) {
+void render_text_file(const FileResult& r, const Palette& p, std::string& out,
+                      const std::function<void(std::string&)>& flush = {}) {
   for (const auto& d : r.diagnostics) {
+    if (flush) flush(out);
     std::string where = d.location.cell > 0 ? fmt::format("cell {}:{}:{}", d.location.cell, d.location.cell_line,
                                                           d.location.cell_column)
                                             : fmt::format("{}:{}", d.location.line, d.location.column);
@@ -124,7 +126,9 @@ void render_text_file(const FileResult& r, const Palette& p, std::string& out) {
 class TextReporter final : public Reporter {
  public:
   explicit TextReporter(const ReportOptions& o) : palette_{o.color} {}
-  void file(const FileResult& r, std::string& out) override { render_text_file(r, palette_, out); }
+  void file(const FileResult& r, std::string& out) override {
+    render_text_file(r, palette_, out, [this](std::string& o) { maybe_flush(o); });
+  }
 
  private:
   Palette palette_;

@@ -267,7 +267,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   result.lines.resize(util::line_count(as_read));
   if (!quoted.file_lines.empty())
     util::for_each_line_without_eol(as_read, [&](std::size_t n, std::string_view line) {
-      if (quoted.file_lines.count(static_cast<std::uint32_t>(n)) != 0) result.lines[n - 1] = std::string(line);
+      if (quoted.file_lines.count(static_cast<std::uint32_t>(n)) != 0) result.lines.set(n - 1, std::string(line));
     });
   if (notebook) {
     int max_cell = 0;
@@ -279,7 +279,8 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       lines.resize(views.size());
       for (auto it = quoted.cell_lines.lower_bound({c.number, 1});
            it != quoted.cell_lines.end() && it->first == c.number; ++it)
-        if (it->second >= 1 && it->second <= views.size()) lines[it->second - 1] = std::string(views[it->second - 1]);
+        if (it->second >= 1 && it->second <= views.size())
+          lines.set(it->second - 1, std::string(views[it->second - 1]));
     }
   }
   assign_fingerprints(result);
