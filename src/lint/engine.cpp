@@ -48,6 +48,7 @@ FileResult lint_plan_text(std::string path, std::string text, const LintOptions&
                                                          rule.check(ctx);
                                                        }
                                                      });
+  for (auto& d : result.diagnostics) limit_related(d);
   const RuleInfo& syntax = plan_syntax_rule();
   if (options.enabled(syntax)) {
     for (const auto& e : doc.errors)
@@ -84,6 +85,14 @@ std::string normalize_plan_line(std::string_view line) {
   // Tree-drawing prefixes go too: moving a subtree must not change its fingerprint.
   auto first = out.find_first_not_of(" :+-|");
   return first == std::string::npos ? out : out.substr(first);
+}
+
+void limit_related(Diagnostic& d) {
+  if (d.related.size() <= kMaxRelated) return;
+  const std::size_t more = d.related.size() - kMaxRelated;
+  d.related.erase(d.related.begin() + static_cast<std::ptrdiff_t>(kMaxRelated), d.related.end());
+  d.related.shrink_to_fit();
+  d.message += " (" + std::to_string(more) + (more == 1 ? " more location is" : " more locations are") + " not listed)";
 }
 
 void assign_fingerprints(FileResult& result) {

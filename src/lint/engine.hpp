@@ -96,6 +96,11 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
                             std::size_t python_chunk_bytes);
 bool is_source_path(std::string_view path);
 
+// A finding lists at most this many related locations; the message says how many more there were.
+// GitHub code scanning keeps 100 locations of a result and rejects a SARIF file with more than
+// 1,000, and a DataFrame used in 20,000 places is one finding, not 20,000 notes.
+inline constexpr std::size_t kMaxRelated = 100;
+void limit_related(Diagnostic& d);
 // Stable fingerprint: rule, the flagged line with expression ids, plan ids and operator numbers
 // normalised away, and the occurrence index of that pair in the file. Line numbers are not part of it.
 void assign_fingerprints(FileResult& result);

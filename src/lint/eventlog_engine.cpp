@@ -134,6 +134,7 @@ FileResult to_file_result(const EventLogResult& result, const LintOptions& optio
       rel.message = "stage in the event log";
       break;
     }
+    limit_related(d);
     r.diagnostics.push_back(std::move(d));
   }
   for (const auto& p : result.app.problems) {

@@ -182,6 +182,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
         e.range.cell = notebook ? e.cell : 0;
         map_location(file, e.range, notebook);
       }
+    limit_related(d);
     for (auto& r : d.related) map_location(file, r.location, notebook);
     map_location(file, d.location, notebook);
     if (i != kept) found[kept] = std::move(d);
