@@ -383,7 +383,7 @@ class Analyzer {
         for (const Arg& a : call->root_args) {
           std::string param;
           if (!a.keyword.empty()) {
-            param = a.keyword;
+            param = std::string(std::string_view(a.keyword));
           } else if (positional < f.params.size()) {
             param = f.params[positional++];
           }
@@ -917,7 +917,7 @@ class Analyzer {
       if (is_type(a, "comment")) continue;
       Arg& arg = out[k++];
       if (is_type(a, "keyword_argument")) {
-        arg.keyword = view(field(a, "name"));
+        arg.keyword = m_.keep_name(std::string(view(field(a, "name"))));
         arg.value = make_expr(field(a, "value"), depth + 1);
       } else {
         arg.value = make_expr(a, depth + 1);

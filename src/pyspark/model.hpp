@@ -250,7 +250,7 @@ class Expr {
 };
 
 struct Arg {
-  std::string_view keyword;  // empty for positional
+  KeptName keyword;  // empty for positional (kept by the model: one pointer, as there are many arguments)
   Expr value;
 };
 
