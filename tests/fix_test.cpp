@@ -264,3 +264,39 @@ TEST_CASE("a Databricks notebook holds its Python cells once and is put back byt
     if (f.kind == py::SourceKind::databricks) CHECK(py::whole_raw(f) == text);
   }
 }
+
+TEST_CASE("a cell's line table reads as the origins pushed, kept as runs", "[notebook]") {
+  namespace py = planlint::pyspark;
+  // Runs of consecutive raw lines, lines of one JSON string (one origin repeated), and breaks.
+  std::vector<py::LineOrigin> origins;
+  for (std::uint32_t n = 5; n < 40; ++n) origins.push_back({n, 1, true});
+  for (int k = 0; k < 3; ++k) origins.push_back({41, 7, false});
+  origins.push_back({42, 7, false});
+  origins.push_back({42, 9, true});
+  origins.push_back({43, 9, true});
+  origins.push_back({50, 9, true});
+  origins.push_back({49, 9, true});
+  py::LineTable table;
+  for (const auto& o : origins) table.push_back(o);
+  REQUIRE(table.size() == origins.size());
+  for (std::size_t i = 0; i < origins.size(); ++i) {
+    CHECK(table[i].raw_line == origins[i].raw_line);
+    CHECK(table[i].raw_column == origins[i].raw_column);
+    CHECK(table[i].verbatim == origins[i].verbatim);
+  }
+  // A .py file: line 1 after the byte-order mark, then every line where it is.
+  py::LineTable file;
+  file.assign_file_lines(100000, 4);
+  CHECK(file.size() == 100000);
+  CHECK(file[0].raw_line == 1);
+  CHECK(file[0].raw_column == 4);
+  CHECK(file[1].raw_line == 2);
+  CHECK(file[1].raw_column == 1);
+  CHECK(file[99999].raw_line == 100000);
+  py::SourceFile f = py::load_source("x.py",
+                                     "\xEF\xBB\xBF"
+                                     "a = 1\nb = 2\n");
+  CHECK(f.cells.front().lines.size() == 2);
+  CHECK(f.cells.front().lines[0].raw_column == 4);
+  CHECK(f.cells.front().lines[1].raw_line == 2);
+}

@@ -116,7 +116,9 @@ void load_databricks(SourceFile& f) {
     }
     if (any && all_magic) {
       std::string text;
-      for (auto& o : cell.lines) {
+      LineTable origins;  // after the prefixes
+      for (std::size_t i = 0; i < cell.lines.size(); ++i) {
+        LineOrigin o = cell.lines[i];
         std::string_view l = lines[o.raw_line - 1];
         if (l.rfind("# MAGIC ", 0) == 0) {
           l.remove_prefix(8);
@@ -127,8 +129,10 @@ void load_databricks(SourceFile& f) {
         } else if (l.rfind("# DBTITLE", 0) == 0) {
           l = "\n";
         }
+        origins.push_back(o);
         text += l;
       }
+      cell.lines = std::move(origins);
       auto first = text.find_first_not_of(" \t\n");
       std::string_view head = first == std::string::npos ? std::string_view{} : std::string_view(text).substr(first);
       if (head.rfind("%sql", 0) == 0) {
@@ -433,6 +437,42 @@ std::string whole_raw(const SourceFile& file) {
   return out;
 }
 
+LineOrigin LineTable::operator[](std::size_t i) const {
+  auto it = std::upper_bound(runs_.begin(), runs_.end(), i, [](std::size_t n, const Run& r) { return n < r.first; });
+  const Run& r = *(it - 1);  // runs_[0].first is 0
+  LineOrigin o = r.origin;
+  o.raw_line += r.step * static_cast<std::uint32_t>(i - r.first);
+  return o;
+}
+
+void LineTable::push_back(const LineOrigin& o) {
+  if (!runs_.empty()) {
+    Run& r = runs_.back();
+    const std::size_t in_run = count_ - r.first;  // lines in the last run
+    const bool same = o.raw_column == r.origin.raw_column && o.verbatim == r.origin.verbatim;
+    if (same && in_run == 1 && (o.raw_line == r.origin.raw_line || o.raw_line == r.origin.raw_line + 1)) {
+      r.step = o.raw_line - r.origin.raw_line;
+      ++count_;
+      return;
+    }
+    if (same && o.raw_line == r.origin.raw_line + r.step * static_cast<std::uint32_t>(in_run)) {
+      ++count_;
+      return;
+    }
+  }
+  runs_.push_back({count_, o, 0});
+  ++count_;
+}
+
+void LineTable::assign_file_lines(std::size_t count, std::uint32_t first_column) {
+  runs_.clear();
+  count_ = 0;
+  if (count == 0) return;
+  push_back({1, first_column, true});
+  if (count > 1) runs_.push_back({1, {2, 1, true}, 1});
+  count_ = count;
+}
+
 const Cell* find_cell(const SourceFile& file, int number) {
   const std::vector<Cell>& cells = file.cells;
   const auto index = static_cast<std::size_t>(number - 1);
@@ -470,10 +510,7 @@ SourceFile load_source(std::string path, std::string raw) {
   cell.text.erase(0, f.bom);
   cell.verbatim = true;
   cell.raw_begin = f.bom;
-  const std::size_t count = util::line_count(cell.text);
-  cell.lines.reserve(count);
-  for (std::size_t n = 1; n <= count; ++n) cell.lines.push_back({static_cast<std::uint32_t>(n), 1, true});
-  if (!cell.lines.empty() && f.bom != 0) cell.lines.front().raw_column = 1 + static_cast<std::uint32_t>(f.bom);
+  cell.lines.assign_file_lines(util::line_count(cell.text), 1 + static_cast<std::uint32_t>(f.bom));
   f.cells.push_back(std::move(cell));
   return f;
 }

@@ -21,6 +21,29 @@ struct LineOrigin {
   bool verbatim = true;          // cell text equals raw text on this line (false inside JSON strings)
 };
 
+// A cell's LineOrigins, one per line, kept as runs: the lines of a .py file or of a Databricks
+// cell follow each other in the file (one run), the lines of one JSON string share its origin.
+// Read like a vector of LineOrigin; a large file's table is a few entries, not 12 bytes a line.
+class LineTable {
+ public:
+  [[nodiscard]] std::size_t size() const { return count_; }
+  [[nodiscard]] bool empty() const { return count_ == 0; }
+  [[nodiscard]] LineOrigin operator[](std::size_t i) const;  // i < size()
+  void push_back(const LineOrigin& o);
+  // count lines that are lines 1.. of the file from raw line 1 (column first_column on the first).
+  void assign_file_lines(std::size_t count, std::uint32_t first_column);
+  void shrink_to_fit() { runs_.shrink_to_fit(); }
+
+ private:
+  struct Run {
+    std::size_t first = 0;   // index of its first line
+    LineOrigin origin;       // of that line
+    std::uint32_t step = 0;  // raw lines from one line of the run to the next (0 or 1)
+  };
+  std::vector<Run> runs_;
+  std::size_t count_ = 0;
+};
+
 struct Cell {
   int number = 1;  // counted from 1 over all cells of the notebook, as ruff does
   CellLanguage language = CellLanguage::python;
@@ -30,7 +53,7 @@ struct Cell {
   [[nodiscard]] const std::string& unmasked() const { return original.empty() ? text : original; }
   bool verbatim = false;      // text is a byte range of the raw file (.py, Databricks Python cells)
   std::size_t raw_begin = 0;  // verbatim: where the text starts in the raw file
-  std::vector<LineOrigin> lines;
+  LineTable lines;
   // Jupyter: the raw JSON of the cell's "source" value, for rewriting only this cell.
   std::size_t source_begin = 0, source_end = 0;
   bool source_is_list = true;
