@@ -97,7 +97,7 @@ if [ -z "${ASAN_OPTIONS:-}" ] && [ -x /usr/bin/time ]; then
     /usr/bin/time -f %M -o "$work/rss_stats" "$planlint" --isolated --no-cache --exit-zero --statistics "$work/many_findings.py" >/dev/null 2>&1
     /usr/bin/time -f %M -o "$work/rss_all" "$planlint" --isolated --no-cache --exit-zero --format $fmt "$work/many_findings.py" >"$work/report" 2>&1
     stats=$(tail -1 "$work/rss_stats") all=$(tail -1 "$work/rss_all") report_kb=$(( $(wc -c < "$work/report") / 1024 ))
-    [ "$report_kb" -gt 4096 ] && [ $((all - stats)) -lt $((report_kb / 4)) ] \
+    [ "$report_kb" -gt 4096 ] && [ $((all - stats)) -lt $((report_kb / 2)) ] \
       && ok "$fmt: a ${report_kb} KB report of one file needs $((all - stats)) KB more than its counts" \
       || bad "$fmt: a ${report_kb} KB report of one file needs $((all - stats)) KB more than its counts (${stats} KB)"
   done
