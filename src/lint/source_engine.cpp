@@ -257,19 +257,39 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // Every line number stays valid; only the lines findings quote keep their text, as in a cached
   // result (a large file's result is then a fraction of it).
   const QuotedLines quoted = quoted_lines(result);
-  std::string
-      whole;  // the file, when raw holds only a part (a .py file's BOM, a Databricks notebook but its Python cells)
-  std::string_view as_read = file.raw;
-  if (file.kind == pyspark::SourceKind::databricks) as_read = whole = pyspark::whole_raw(file);
-  if (file.kind == pyspark::SourceKind::python && !file.cells.empty()) {
-    as_read = file.cells.front().unmasked();
-    if (!file.raw.empty()) as_read = whole = file.raw + file.cells.front().unmasked();
-  }
-  result.lines.resize(util::line_count(as_read));
-  if (!quoted.file_lines.empty())
-    util::for_each_line_without_eol(as_read, [&](std::size_t n, std::string_view line) {
-      if (quoted.file_lines.count(static_cast<std::uint32_t>(n)) != 0) result.lines.set(n - 1, std::string(line));
+  // The file as it is held: a .py file's text is its cell (after a byte-order mark kept in raw), a
+  // Databricks notebook's is pieces of whole lines, its Python cells and what is between them (not
+  // copied into one string: that copy was the peak of a large notebook).
+  std::vector<std::string_view> pieces;
+  std::string whole;  // a .py file with a byte-order mark, or pieces that would split a line
+  if (file.kind == pyspark::SourceKind::databricks) {
+    pyspark::for_each_raw_piece(file, [&](std::string_view p) {
+      if (!p.empty()) pieces.push_back(p);
     });
+    for (std::size_t i = 0; i + 1 < pieces.size(); ++i)
+      if (pieces[i].back() != '\n') {
+        whole = pyspark::whole_raw(file);
+        pieces = {whole};
+        break;
+      }
+  } else if (file.kind == pyspark::SourceKind::python && !file.cells.empty()) {
+    pieces = {file.cells.front().unmasked()};
+    if (!file.raw.empty()) pieces = {whole = file.raw + file.cells.front().unmasked()};
+  } else {
+    pieces = {file.raw};
+  }
+  std::size_t line_total = 0;
+  for (std::string_view p : pieces) line_total += util::line_count(p);
+  result.lines.resize(line_total);
+  std::size_t before = 0;  // lines in the pieces before
+  for (std::string_view p : pieces) {
+    if (!quoted.file_lines.empty())
+      util::for_each_line_without_eol(p, [&](std::size_t n, std::string_view line) {
+        if (quoted.file_lines.count(static_cast<std::uint32_t>(before + n)) != 0)
+          result.lines.set(before + n - 1, std::string(line));
+      });
+    before += util::line_count(p);
+  }
   if (notebook) {
     int max_cell = 0;
     for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);

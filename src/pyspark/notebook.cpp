@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 
 namespace planlint::pyspark {
 namespace {
@@ -418,22 +419,35 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
   return out;
 }
 
+void for_each_raw_piece(const SourceFile& file, const std::function<void(std::string_view)>& piece) {
+  if (file.kind == SourceKind::python) {
+    piece(file.raw);
+    if (!file.cells.empty()) piece(file.cells.front().unmasked());
+    return;
+  }
+  if (file.kind != SourceKind::databricks) {
+    piece(file.raw);
+    return;
+  }
+  std::size_t at = 0;     // in file.raw
+  std::size_t whole = 0;  // in the file
+  for (const Cell& c : file.cells) {
+    if (!c.verbatim || c.text.empty()) continue;
+    const std::size_t gap = c.raw_begin - whole;  // raw bytes between the previous cell and this one
+    piece(std::string_view(file.raw).substr(at, gap));
+    at += gap;
+    piece(c.unmasked());
+    whole = c.raw_begin + c.text.size();
+  }
+  piece(std::string_view(file.raw).substr(at));
+}
+
 std::string whole_raw(const SourceFile& file) {
-  if (file.kind == SourceKind::python) return file.cells.empty() ? file.raw : file.raw + file.cells.front().unmasked();
-  if (file.kind != SourceKind::databricks) return file.raw;
   std::string out;
   std::size_t size = file.raw.size();
   for (const Cell& c : file.cells) size += c.verbatim ? c.text.size() : 0;
   out.reserve(size);
-  std::size_t at = 0;  // in file.raw
-  for (const Cell& c : file.cells) {
-    if (!c.verbatim || c.text.empty()) continue;
-    const std::size_t gap = c.raw_begin - out.size();  // raw bytes between the previous cell and this one
-    out.append(file.raw, at, gap);
-    at += gap;
-    out += c.unmasked();
-  }
-  out.append(file.raw, at);
+  for_each_raw_piece(file, [&](std::string_view p) { out += p; });
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -82,6 +83,9 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
 
 // The file as read, put back together from raw and the cells.
 std::string whole_raw(const SourceFile& file);
+// The same without the copy: the file's bytes in order, in pieces of whole lines (the last piece's
+// last line may lack its line break).
+void for_each_raw_piece(const SourceFile& file, const std::function<void(std::string_view)>& piece);
 
 // The cell with that number, or nullptr. Cells are numbered in order (a notebook's cells that are
 // not kept leave gaps): found by index or by binary search, not by a scan (asked once per finding).
