@@ -41,6 +41,17 @@ void map_location(const pyspark::SourceFile& f, Location& loc, bool notebook) {
   }
 }
 
+void shrink_texts(Diagnostic& d) {
+  d.message.shrink_to_fit();
+  for (auto& r : d.related) r.message.shrink_to_fit();
+  d.related.shrink_to_fit();
+  if (d.fix) {
+    d.fix->title.shrink_to_fit();
+    d.fix->suggestion.shrink_to_fit();
+    d.fix->edits.shrink_to_fit();
+  }
+}
+
 struct Noqa {
   bool all = false;
   std::vector<std::string> codes;
@@ -128,11 +139,19 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.at, e.message);
     for (const auto& e : model.depth_limits) ctx.report(e.cell, e.at, e.message).severity = Severity::warning;
   }
-  for (const auto& rule : all_rules()) {
-    if (rule.source_check == nullptr || !options.enabled(*rule.info)) continue;
-    ctx.set_rule(rule.info);
-    rule.source_check(ctx);
-  }
+  // recomputed-lineage builds a graph of every chain's uses: it runs first, so that graph and the
+  // other rules' findings are not held together (a large file's peak). The findings are sorted
+  // below, so the order the rules run in does not show.
+  auto heavy = [](const Rule& r) { return r.info->name == std::string_view("recomputed-lineage"); };
+  for (int pass = 0; pass < 2; ++pass)
+    for (const auto& rule : all_rules()) {
+      if (rule.source_check == nullptr || !options.enabled(*rule.info) || heavy(rule) != (pass == 0)) continue;
+      const std::size_t before = found.size();
+      ctx.set_rule(rule.info);
+      rule.source_check(ctx);
+      // Texts built by appending hold up to twice their size: a large file has thousands of them.
+      for (std::size_t i = before; i < found.size(); ++i) shrink_texts(found[i]);
+    }
   // Suppressions: "# noqa[: codes]" on the finding's line, "# planlint: noqa[: codes]" for the file.
   std::map<std::pair<int, std::uint32_t>, Noqa> line_noqa;
   std::map<std::pair<int, std::uint32_t>, const pyspark::Comment*> noqa_comment;
