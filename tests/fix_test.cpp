@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cctype>
+#include <random>
 #include <set>
 
 #include "lint/fixer.hpp"
@@ -299,4 +300,31 @@ TEST_CASE("a cell's line table reads as the origins pushed, kept as runs", "[not
   CHECK(f.cells.front().lines.size() == 2);
   CHECK(f.cells.front().lines[0].raw_column == 4);
   CHECK(f.cells.front().lines[1].raw_line == 2);
+}
+
+TEST_CASE("any file is put back byte for byte from the pieces it is held in", "[notebook]") {
+  namespace py = planlint::pyspark;
+  const std::vector<std::string> pieces = {"# Databricks notebook source\n",
+                                           "# COMMAND ----------\n",
+                                           "# COMMAND ----------",
+                                           "# MAGIC %sql\n",
+                                           "# MAGIC SELECT 1\n",
+                                           "# MAGIC",
+                                           "# DBTITLE 1,t\n",
+                                           "%pip install x\n",
+                                           "a = 1\n",
+                                           "\n",
+                                           "\r\n",
+                                           "b = 2",
+                                           "\xEF\xBB\xBF",
+                                           "  \t\n",
+                                           "# MAGIC %md\r\n",
+                                           "\n# COMMAND ----------\n"};
+  std::mt19937 random(7);
+  for (int n = 0; n < 3000; ++n) {
+    std::string text;
+    const std::size_t parts = random() % 14;
+    for (std::size_t k = 0; k < parts; ++k) text += pieces[random() % pieces.size()];
+    CHECK(py::whole_raw(py::load_source("n.py", text)) == text);
+  }
 }
