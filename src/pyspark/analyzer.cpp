@@ -838,8 +838,8 @@ class Analyzer {
           continue;
         }
         c.root_is_call = true;
-        c.root = m_.keep(m_.qualify(dotted(fn)));
-        if (c.root.empty()) c.root = view(fn);
+        c.root = m_.keep_name(m_.qualify(dotted(fn)));
+        if (c.root.empty()) c.root = m_.keep_name(std::string(view(fn)));
         c.root_expr = make_root_call(cur, depth + 1, c.root_args);
         if (is_type(fn, "identifier")) calls_.push_back(&c);
         break;
@@ -860,7 +860,7 @@ class Analyzer {
         cur = unparen(cur);
         continue;
       }
-      c.root = view(cur);
+      c.root = m_.keep_name(std::string(view(cur)));
       c.root_expr.text = view(cur);
       c.root_expr.pos = pos_of(cur);
       break;
@@ -871,14 +871,14 @@ class Analyzer {
       Link first = links.front();
       links.erase(links.begin());
       c.root_is_call = true;
-      c.root = m_.keep("pyspark.sql.functions." + std::string(first.name));
+      c.root = m_.keep_name("pyspark.sql.functions." + std::string(first.name));
       c.root_expr.pos = first.expr_pos;
       c.root_args = first.args;
     }
     // self.df.cache(): `self.df` is the root, bound where a method of the class assigned it.
     if (!c.root_is_call && c.root == "self" && !links.empty() && !links.front().is_call) {
       if (auto it = self_bindings_.find("self." + std::string(links.front().name)); it != self_bindings_.end()) {
-        c.root = m_.keep(it->first);
+        c.root = m_.keep_name(it->first);
         const Pos& p = links.front().expr_pos;  // `self.df` as written
         c.root_expr.text = src_.substr(p.start_byte, p.end_byte - p.start_byte);
         links.erase(links.begin());
@@ -1083,7 +1083,7 @@ class Analyzer {
       std::string name = text(left);
       note_constant(name, right, depth);
       if (chain != nullptr) {
-        const_cast<Chain*>(chain)->assigned_to = view(left);
+        const_cast<Chain*>(chain)->assigned_to = m_.keep_name(std::string(view(left)));
         bind(name, chain);
         note_udf_binding(name, *chain);
       } else if (is_type(right, "identifier") && bindings_.count(text(right)) != 0) {
@@ -1095,13 +1095,14 @@ class Analyzer {
           for (std::uint32_t i : {0U, 2U}) {
             Node branch = unparen(nth_named(right, i));
             if (is_type(branch, "call") || is_type(branch, "attribute"))
-              if (const Chain* c = build_chain(branch, depth + 1)) const_cast<Chain*>(c)->assigned_to = view(left);
+              if (const Chain* c = build_chain(branch, depth + 1))
+                const_cast<Chain*>(c)->assigned_to = m_.keep_name(std::string(view(left)));
           }
       }
     } else if (is_type(left, "attribute") && text(field(left, "object")) == "self") {
       std::string name = "self." + text(field(left, "attribute"));
       if (chain != nullptr) {
-        const_cast<Chain*>(chain)->assigned_to = m_.keep(name);
+        const_cast<Chain*>(chain)->assigned_to = m_.keep_name(name);
         self_bindings_[name] = chain;
       } else {
         self_bindings_.erase(name);

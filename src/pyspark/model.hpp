@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -131,6 +132,20 @@ class KeptName {
   operator std::string_view() const { return s_ == nullptr ? std::string_view{} : std::string_view(*s_); }  // NOLINT
   [[nodiscard]] bool empty() const { return s_ == nullptr || s_->empty(); }
   friend bool operator==(const KeptName& a, std::string_view b) { return std::string_view(a) == b; }
+  friend std::strong_ordering operator<=>(const KeptName& a, std::string_view b) {
+    return std::string_view(a).compare(b) <=> 0;
+  }
+  // What a string_view reads of it.
+  [[nodiscard]] std::string_view view() const { return *this; }
+  [[nodiscard]] std::size_t size() const { return view().size(); }
+  [[nodiscard]] std::size_t find(std::string_view s, std::size_t at = 0) const { return view().find(s, at); }
+  [[nodiscard]] std::size_t find(char c, std::size_t at = 0) const { return view().find(c, at); }
+  [[nodiscard]] std::size_t rfind(std::string_view s, std::size_t at = std::string_view::npos) const {
+    return view().rfind(s, at);
+  }
+  [[nodiscard]] std::string_view substr(std::size_t at, std::size_t n = std::string_view::npos) const {
+    return view().substr(at, n);
+  }
 
  private:
   const std::string* s_ = nullptr;
@@ -277,7 +292,7 @@ struct Step {
 
 struct Chain {
   // Declared largest first, the flags last: a large file holds many chains.
-  std::string_view root;  // identifier at the start ("spark", "df"), or the callee for a call root (viewed or kept)
+  KeptName root;  // identifier at the start ("spark", "df"), or the callee for a call root (kept by the model)
   // Where the chain starts, as written: the root name or the root call (`spark`, `F.udf(...)`).
   struct Root {
     std::string_view text;
@@ -285,8 +300,8 @@ struct Chain {
   } root_expr;
   std::span<Link> links;  // kept by the model
   Pos pos;
-  std::string_view assigned_to;  // `name = <chain>` (simple names; `self.x` is kept by the model)
-  KeptName function;             // the enclosing def, "" at module level
+  KeptName assigned_to;  // `name = <chain>` (simple names and `self.x`, kept by the model)
+  KeptName function;     // the enclosing def, "" at module level
   // The if-statement branches around the chain, outermost first: (if statement number, branch:
   // 0 the `if` body, 1.. each `elif` / `else` in order). Two chains in different branches of one
   // if statement never both run in one pass.
