@@ -57,12 +57,12 @@ struct RuleInfo;
 struct Diagnostic {
   const RuleInfo* rule = nullptr;
   Severity severity = Severity::warning;
+  bool fails = true;  // makes the exit status 1 (false: a --warn rule, or below --fail-on)
   Location location;
   std::string message;
   std::vector<RelatedLocation> related;
   std::optional<Fix> fix;
   std::string fingerprint;  // stable across moved lines and renumbered expression ids
-  bool fails = true;        // makes the exit status 1 (false: a --warn rule, or below --fail-on)
 };
 
 }  // namespace planlint::lint

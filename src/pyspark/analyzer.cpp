@@ -808,7 +808,7 @@ class Analyzer {
         Node args = field(cur, "arguments");
         if (is_type(fn, "attribute")) {
           Link l;
-          l.name = view(field(fn, "attribute"));
+          l.name = m_.keep_name(std::string(view(field(fn, "attribute"))));
           l.is_call = true;
           l.name_pos = pos_of(field(fn, "attribute"));
           Node obj = field(fn, "object");
@@ -846,7 +846,7 @@ class Analyzer {
       }
       if (is_type(cur, "attribute")) {
         Link l;
-        l.name = view(field(cur, "attribute"));
+        l.name = m_.keep_name(std::string(view(field(cur, "attribute"))));
         l.name_pos = pos_of(field(cur, "attribute"));
         Node obj = field(cur, "object");
         l.link_pos = pos_of(cur);

@@ -271,11 +271,11 @@ struct Arg {
 
 // One link of a chain: `.name(args)` or, when is_call is false, an attribute `.name`.
 struct Link {
-  std::string_view name;  // as written (a view of the cell)
-  std::span<Arg> args;    // kept by the model
-  Pos name_pos;           // the method name
-  Pos link_pos;           // from the '.' to the end of the call: what removing the link removes
-  Pos expr_pos;           // the whole expression up to and including this link
+  KeptName name;        // as written (kept by the model: a few distinct names, one pointer each)
+  std::span<Arg> args;  // kept by the model
+  Pos name_pos;         // the method name
+  Pos link_pos;         // from the '.' to the end of the call: what removing the link removes
+  Pos expr_pos;         // the whole expression up to and including this link
   bool is_call = false;
   // What the link is applied to, as far as the code shows: a Spark DataFrame, an RDD, a value on the
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
