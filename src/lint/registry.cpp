@@ -106,7 +106,7 @@ const std::array kRules{
     Rule{&kSchemaInference, nullptr, check_schema_inference},
     Rule{&kWithColumnInLoop, nullptr, check_withcolumn_in_loop},
     Rule{&kCacheWithoutUnpersist, nullptr, check_cache_without_unpersist},
-    Rule{&kRecomputedLineage, nullptr, check_recomputed_lineage},
+    Rule{&kRecomputedLineage, nullptr, check_recomputed_lineage, nullptr, nullptr, true},
     Rule{&kLoopLineageGrowth, nullptr, check_loop_lineage_growth},
     Rule{&kPhotonFallback, check_photon_fallback, nullptr},
     Rule{&kShuffleAdded, nullptr, nullptr, nullptr, check_shuffle_added},

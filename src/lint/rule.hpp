@@ -46,6 +46,10 @@ struct Rule {
   SourceCheck source_check;                // nullptr: the rule has no PySpark source check
   EventLogCheck eventlog_check = nullptr;  // a diagnosis of a finished application's event log
   DiffCheck diff_check = nullptr;          // a plan change (`planlint diff BEFORE AFTER`)
+  // Its source check builds more than it reports (recomputed-lineage's graph of uses): it runs
+  // before the others, so that and their findings are not held together. Findings are sorted
+  // afterwards, so the order does not show.
+  bool source_check_first = false;
 };
 
 // Every rule, sorted by id, the two syntax rules included.

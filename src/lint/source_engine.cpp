@@ -139,13 +139,11 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.at, e.message);
     for (const auto& e : model.depth_limits) ctx.report(e.cell, e.at, e.message).severity = Severity::warning;
   }
-  // recomputed-lineage builds a graph of every chain's uses: it runs first, so that graph and the
-  // other rules' findings are not held together (a large file's peak). The findings are sorted
-  // below, so the order the rules run in does not show.
-  auto heavy = [](const Rule& r) { return r.info->name == std::string_view("recomputed-lineage"); };
+  // Rules that build more than they report run first (Rule::source_check_first).
   for (int pass = 0; pass < 2; ++pass)
     for (const auto& rule : all_rules()) {
-      if (rule.source_check == nullptr || !options.enabled(*rule.info) || heavy(rule) != (pass == 0)) continue;
+      if (rule.source_check == nullptr || !options.enabled(*rule.info) || rule.source_check_first != (pass == 0))
+        continue;
       const std::size_t before = found.size();
       ctx.set_rule(rule.info);
       rule.source_check(ctx);
@@ -297,18 +295,16 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   } else {
     pieces = {file.raw};
   }
+  std::vector<std::size_t> piece_lines;
   std::size_t line_total = 0;
-  for (std::string_view p : pieces) line_total += util::line_count(p);
+  for (std::string_view p : pieces) line_total += piece_lines.emplace_back(util::line_count(p));
   result.lines.resize(line_total);
   std::size_t before = 0;  // lines in the pieces before
-  for (std::string_view p : pieces) {
-    if (!quoted.file_lines.empty())
-      util::for_each_line_without_eol(p, [&](std::size_t n, std::string_view line) {
-        if (quoted.file_lines.count(static_cast<std::uint32_t>(before + n)) != 0)
-          result.lines.set(before + n - 1, std::string(line));
-      });
-    before += util::line_count(p);
-  }
+  for (std::size_t k = 0; k < pieces.size() && !quoted.file_lines.empty(); before += piece_lines[k++])
+    util::for_each_line_without_eol(pieces[k], [&](std::size_t n, std::string_view line) {
+      if (quoted.file_lines.count(static_cast<std::uint32_t>(before + n)) != 0)
+        result.lines.set(before + n - 1, std::string(line));
+    });
   if (notebook) {
     int max_cell = 0;
     for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);
