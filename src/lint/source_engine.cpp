@@ -274,27 +274,20 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // Every line number stays valid; only the lines findings quote keep their text, as in a cached
   // result (a large file's result is then a fraction of it).
   const QuotedLines quoted = quoted_lines(result);
-  // The file as it is held: a .py file's text is its cell (after a byte-order mark kept in raw), a
-  // Databricks notebook's is pieces of whole lines, its Python cells and what is between them (not
-  // copied into one string: that copy was the peak of a large notebook).
+  // The file in the pieces it is held in (a .py file's cell after the byte-order mark in raw, a
+  // Databricks notebook's Python cells and what is between them), not copied into one string: that
+  // copy was the peak of a large notebook. Only pieces that would split a line are joined.
   std::vector<std::string_view> pieces;
-  std::string whole;  // a .py file with a byte-order mark, or pieces that would split a line
-  if (file.kind == pyspark::SourceKind::databricks) {
-    pyspark::for_each_raw_piece(file, [&](std::string_view p) {
-      if (!p.empty()) pieces.push_back(p);
-    });
-    for (std::size_t i = 0; i + 1 < pieces.size(); ++i)
-      if (pieces[i].back() != '\n') {
-        whole = pyspark::whole_raw(file);
-        pieces = {whole};
-        break;
-      }
-  } else if (file.kind == pyspark::SourceKind::python && !file.cells.empty()) {
-    pieces = {file.cells.front().unmasked()};
-    if (!file.raw.empty()) pieces = {whole = file.raw + file.cells.front().unmasked()};
-  } else {
-    pieces = {file.raw};
-  }
+  pyspark::for_each_raw_piece(file, [&](std::string_view p) {
+    if (!p.empty()) pieces.push_back(p);
+  });
+  std::string whole;
+  for (std::size_t i = 0; i + 1 < pieces.size(); ++i)
+    if (pieces[i].back() != '\n') {  // a .py file's byte-order mark
+      whole = pyspark::whole_raw(file);
+      pieces = {whole};
+      break;
+    }
   std::vector<std::size_t> piece_lines;
   std::size_t line_total = 0;
   for (std::string_view p : pieces) line_total += piece_lines.emplace_back(util::line_count(p));
