@@ -2,6 +2,7 @@
 // findings and fixes in cell coordinates (the engine maps them to the file the user has).
 #pragma once
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,9 @@ namespace planlint::lint {
 
 class SourceContext {
  public:
-  SourceContext(const pyspark::SourceModel& model, const LintOptions& options, std::vector<Diagnostic>& out)
+  // Findings go to a deque: a large file has tens of thousands, and a vector that doubles holds up
+  // to three times their size while it grows (and leaves what it outgrew to the allocator).
+  SourceContext(const pyspark::SourceModel& model, const LintOptions& options, std::deque<Diagnostic>& out)
       : model_(model), options_(options), out_(out) {}
 
   [[nodiscard]] const pyspark::SourceModel& model() const { return model_; }
@@ -32,7 +35,7 @@ class SourceContext {
  private:
   const pyspark::SourceModel& model_;
   const LintOptions& options_;
-  std::vector<Diagnostic>& out_;
+  std::deque<Diagnostic>& out_;
   const RuleInfo* rule_ = nullptr;
 };
 

@@ -1,6 +1,7 @@
 // The source lint pipeline: cells, analysis, source checks, positions mapped back to the file,
 // and `# noqa` suppressions.
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -132,7 +133,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     for (const auto& e : file.errors)
       result.diagnostics.push_back(syntax_diagnostic(syntax, file.path, e.line, e.column, e.message));
   pyspark::SourceModel model = pyspark::analyze_source(file, python_chunk_bytes);
-  std::vector<Diagnostic> found;
+  std::deque<Diagnostic> found;
   SourceContext ctx(model, options, found);
   if (options.enabled(syntax)) {
     ctx.set_rule(&syntax);
@@ -165,11 +166,9 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       noqa_comment[{c.cell, line}] = &c;
     }
   }
-  // What is kept moves to the front of `found`, which becomes the result's list: a large file's
-  // findings are not held twice.
+  // What is kept moves to the result's list once the model is gone (below).
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    Diagnostic& d = found[i];
+  for (Diagnostic& d : found) {
     int cell = d.location.cell == 0 ? 1 : d.location.cell;
     bool by_line = line_noqa.count({cell, d.location.line}) != 0 && line_noqa[{cell, d.location.line}].covers(*d.rule);
     if (by_line) {
@@ -178,7 +177,10 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     }
     bool suppressed = d.rule != &syntax && (by_line || std::any_of(file_noqa.begin(), file_noqa.end(),
                                                                    [&](const Noqa& n) { return n.covers(*d.rule); }));
-    if (suppressed) continue;
+    if (suppressed) {
+      d.rule = nullptr;  // dropped below
+      continue;
+    }
     // Only Python cells can be rewritten; a fix elsewhere (a %sql cell) is shown, not applied.
     if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const Edit& e) {
           const auto& c = model.cell(e.cell);
@@ -202,17 +204,9 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     limit_related(d);
     for (auto& r : d.related) map_location(file, r.location, notebook);
     map_location(file, d.location, notebook);
-    if (i != kept) found[kept] = std::move(d);
     ++kept;
   }
-  found.erase(found.begin() + static_cast<std::ptrdiff_t>(kept), found.end());
-  if (result.diagnostics.empty()) {
-    result.diagnostics = std::move(found);
-  } else {
-    result.diagnostics.reserve(result.diagnostics.size() + found.size());
-    std::move(found.begin(), found.end(), std::back_inserter(result.diagnostics));
-    found = {};
-  }
+  std::vector<Diagnostic> unused_noqa;
   if (options.enabled(unused_noqa_rule())) {
     for (const auto& [key, comment] : noqa_comment) {
       // A directive is shared with ruff and flake8: a bare `# noqa` and codes that are not planlint's
@@ -228,7 +222,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       if (stale.empty()) continue;
       std::string listed;
       for (const auto& s : stale) listed += (listed.empty() ? "`" : ", `") + s + "`";
-      std::vector<Diagnostic> one;
+      std::deque<Diagnostic> one;
       SourceContext unused(model, options, one);
       unused.set_rule(&unused_noqa_rule());
       if (!kept.empty()) {
@@ -239,7 +233,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
             unused.report(key.first, comment->pos, "unused `noqa` code " + listed + ": no finding of it on this line");
         unused.attach_fix(d, "Remove the unused code", Applicability::display_only, "Keep `# noqa: " + rest + "`.");
         map_location(file, d.location, notebook);
-        result.diagnostics.push_back(std::move(d));
+        unused_noqa.push_back(std::move(d));
         continue;
       }
       auto& d = unused.report(key.first, comment->pos, "unused `noqa` directive: nothing on this line is suppressed");
@@ -262,11 +256,20 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
         map_location(file, e.range, notebook);
       }
       map_location(file, d.location, notebook);
-      result.diagnostics.push_back(std::move(d));
+      unused_noqa.push_back(std::move(d));
     }
   }
   // The analysis is done: its memory goes before the quoted lines are copied out.
   model = pyspark::SourceModel();
+  // The kept findings move to the result's list, reserved at its final size; each leaves `found` as
+  // it moves. Done after the model is freed, as the two together were the peak of a large file.
+  result.diagnostics.reserve(result.diagnostics.size() + kept + unused_noqa.size());
+  while (!found.empty()) {
+    if (found.front().rule != nullptr) result.diagnostics.push_back(std::move(found.front()));
+    found.pop_front();
+  }
+  std::move(unused_noqa.begin(), unused_noqa.end(), std::back_inserter(result.diagnostics));
+  unused_noqa = {};
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);

@@ -899,7 +899,7 @@ class Analyzer {
 
   // The root call as written; its arguments (SparkConf(), broadcast(df), Window.orderBy(...)) go
   // to args_out, each read as an expression of its own for rules that look inside (broadcast(x)).
-  Chain::Root make_root_call(Node call, int depth, std::span<Arg>& args_out) {
+  Chain::Root make_root_call(Node call, int depth, ArenaList<Arg>& args_out) {
     Chain::Root root{view(call), pos_of(call)};
     if (depth < kMaxDepth) args_out = make_args(field(call, "arguments"), depth);
     return root;

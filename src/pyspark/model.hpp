@@ -62,6 +62,32 @@ class ModelArena {
   std::size_t used_ = 0, capacity_ = 0;
 };
 
+// A list kept by a ModelArena, as a span is, in 12 bytes (a pointer and a 32-bit count, aligned to 4)
+// so that the records holding one (Link, Chain) pack it with their other 4-byte fields. Reads as a
+// std::span.
+template <class T>
+class [[gnu::packed, gnu::aligned(4)]] ArenaList {
+ public:
+  ArenaList() = default;
+  ArenaList(std::span<T> s) : data_(s.data()), size_(static_cast<std::uint32_t>(s.size())) {}  // NOLINT
+  [[nodiscard]] T* data() const { return data_; }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] T* begin() const { return data_; }
+  [[nodiscard]] T* end() const { return data_ + size_; }
+  [[nodiscard]] std::reverse_iterator<T*> rbegin() const { return std::reverse_iterator<T*>(end()); }
+  [[nodiscard]] std::reverse_iterator<T*> rend() const { return std::reverse_iterator<T*>(begin()); }
+  [[nodiscard]] T& operator[](std::size_t i) const { return data_[i]; }
+  [[nodiscard]] T& front() const { return data_[0]; }
+  [[nodiscard]] T& back() const { return data_[size_ - 1]; }
+  operator std::span<T>() const { return {data_, size_}; }        // NOLINT(google-explicit-constructor)
+  operator std::span<const T>() const { return {data_, size_}; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  T* data_ = nullptr;
+  std::uint32_t size_ = 0;
+};
+
 // Small value types for the model's records (Expr, Chain): a large file holds hundreds of thousands
 // of them, so each is the size of a pointer or less, with the interface of what it replaces (an
 // optional's, a string_view's).
@@ -272,15 +298,15 @@ struct Arg {
 // One link of a chain: `.name(args)` or, when is_call is false, an attribute `.name`.
 struct Link {
   KeptName name;        // as written (kept by the model: a few distinct names, one pointer each)
-  std::span<Arg> args;  // kept by the model
-  Pos name_pos;         // the method name
-  Pos link_pos;         // from the '.' to the end of the call: what removing the link removes
-  Pos expr_pos;         // the whole expression up to and including this link
+  ArenaList<Arg> args;  // kept by the model
   bool is_call = false;
   // What the link is applied to, as far as the code shows: a Spark DataFrame, an RDD, a value on the
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
   On on = On::unknown;
+  Pos name_pos;  // the method name
+  Pos link_pos;  // from the '.' to the end of the call: what removing the link removes
+  Pos expr_pos;  // the whole expression up to and including this link
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
 };
 
@@ -298,7 +324,8 @@ struct Chain {
     std::string_view text;
     Pos pos;
   } root_expr;
-  std::span<Link> links;  // kept by the model
+  ArenaList<Link> links;     // kept by the model
+  ArenaList<Arg> root_args;  // the arguments of a root call: load(path), f(df, "k")
   Pos pos;
   KeptName assigned_to;  // `name = <chain>` (simple names and `self.x`, kept by the model)
   KeptName function;     // the enclosing def, "" at module level
@@ -317,7 +344,6 @@ struct Chain {
    private:
     const std::vector<std::pair<int, int>>* list_ = nullptr;
   } branches;                    // kept by the model (one pointer: a large file holds many chains)
-  std::span<Arg> root_args;      // the arguments of a root call: load(path), f(df, "k")
   const Chain* bound = nullptr;  // the chain `root` was bound to when this one ran
   OptPos whole_statement;        // the chain is a whole expression statement: its removal range
   int cell = 1;
@@ -337,6 +363,8 @@ struct Chain {
   [[nodiscard]] std::vector<Step> pipeline() const;
   [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
 };
+// The sizes a large file's memory is counted in (bench/scaling): keep them when adding fields.
+static_assert(sizeof(Arg) <= 56 && sizeof(Link) <= 48 && sizeof(Chain) <= 120);
 
 enum class UdfKind { row, pandas, other };
 
