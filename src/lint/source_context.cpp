@@ -13,7 +13,6 @@ Diagnostic& SourceContext::report(int cell, const pyspark::Place& pos, std::stri
   Diagnostic d;
   d.rule = rule_;
   d.severity = rule_->severity;
-  d.location.path = model_.file->path;
   d.location.cell = cell;
   d.location.cell_line = pos.line;
   d.location.cell_column = pos.column;
@@ -29,7 +28,6 @@ Diagnostic& SourceContext::report(int cell, const pyspark::Place& pos, std::stri
 void SourceContext::add_related(Diagnostic& d, int cell, const pyspark::Pos& where, std::string message) const {
   const pyspark::Place pos = model_.place(cell, where);
   Location l;
-  l.path = model_.file->path;
   l.cell = cell;
   l.cell_line = l.line = pos.line;
   l.cell_column = l.column = pos.column;

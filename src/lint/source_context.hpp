@@ -24,6 +24,7 @@ class SourceContext {
   [[nodiscard]] const LintOptions& options() const { return options_; }
   void set_rule(const RuleInfo* rule) { rule_ = rule; }
 
+  // Locations are in cell coordinates and without the path: the engine maps them and sets it.
   Diagnostic& report(int cell, const pyspark::Pos& pos, std::string message);
   Diagnostic& report(int cell, const pyspark::Place& place, std::string message);
   Fix& attach_fix(Diagnostic& d, std::string title, Applicability applicability, std::string suggestion);

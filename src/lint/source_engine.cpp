@@ -192,7 +192,6 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     }
     if (d.fix)
       for (auto& e : d.fix->edits) {
-        e.range.path = file.path;
         const pyspark::Place at = model.place(e.cell, pyspark::Pos{e.start_byte, e.end_byte});
         e.range.line = at.line;
         e.range.column = at.column;
@@ -247,7 +246,6 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
                             "Delete `" + std::string(comment->text) + "`.");
       if (!whole_line) SourceContext::add_edit(f, key.first, begin, comment->pos.end_byte, "");
       for (auto& e : d.fix->edits) {
-        e.range.path = file.path;
         const pyspark::Place at = model.place(key.first, comment->pos);
         e.range.line = e.range.end_line = at.line;
         e.range.column = at.column;
@@ -264,12 +262,21 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // The kept findings move to the result's list, reserved at its final size; each leaves `found` as
   // it moves. Done after the model is freed, as the two together were the peak of a large file.
   result.diagnostics.reserve(result.diagnostics.size() + kept + unused_noqa.size());
+  const std::size_t first_found = result.diagnostics.size();
   while (!found.empty()) {
     if (found.front().rule != nullptr) result.diagnostics.push_back(std::move(found.front()));
     found.pop_front();
   }
   std::move(unused_noqa.begin(), unused_noqa.end(), std::back_inserter(result.diagnostics));
   unused_noqa = {};
+  // Rules report in cell coordinates without the path (a copy in every location), set here.
+  for (std::size_t i = first_found; i < result.diagnostics.size(); ++i) {
+    Diagnostic& d = result.diagnostics[i];
+    d.location.path = file.path;
+    for (auto& r : d.related) r.location.path = file.path;
+    if (d.fix)
+      for (auto& e : d.fix->edits) e.range.path = file.path;
+  }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
            std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);

@@ -462,8 +462,8 @@ struct SourceModel {
 
   const SourceFile* file = nullptr;
   std::deque<Chain> chains;  // every maximal chain, in source order
-  std::vector<UdfDef> udfs;
-  std::vector<ConfSetting> settings;
+  std::deque<UdfDef> udfs;   // deques: a large file has tens of thousands, and a vector grows by copies
+  std::deque<ConfSetting> settings;
   std::vector<SizeTest> size_tests;
   std::vector<Loop> loops;  // loops[n - 1] is loop number n (Chain::loop)
   std::vector<Comment> comments;
