@@ -109,7 +109,7 @@ std::string where(const Location& l) {
 std::vector<std::string> described(const FileResult& r) {
   std::vector<std::string> out;
   for (const auto& d : r.diagnostics) {
-    std::string s = std::string(d.rule->name) + " " + where(d.location) + " " + d.message + " #" + d.fingerprint;
+    std::string s = std::string(d.rule->name) + " " + where(d.location) + " " + d.message + " #" + d.fingerprint.str();
     for (const auto& rel : d.related) s += " | " + where(rel.location) + " " + rel.message;
     if (d.fix) {
       s += " fix " + d.fix->title + ": " + d.fix->suggestion;

@@ -371,7 +371,7 @@ void Baseline::filter(lint::FileResult& result) {
   std::string key = baseline_key(result.path);
   std::vector<lint::Diagnostic> kept;
   for (auto& d : result.diagnostics) {
-    auto it = known_.find({key, d.fingerprint});
+    auto it = known_.find({key, d.fingerprint.str()});
     if (it != known_.end()) {
       known_.erase(it);
       continue;

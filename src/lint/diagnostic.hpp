@@ -54,15 +54,44 @@ struct RelatedLocation {
 
 struct RuleInfo;
 
+// A finding's fingerprint: up to 16 characters (planlint's are 16 hex digits), held in place. As a
+// string, 16 characters would be a heap allocation in each of a large file's findings.
+class Fingerprint {
+ public:
+  static constexpr std::size_t kMax = 16;
+  Fingerprint() = default;
+  Fingerprint(std::string_view s) { assign(s); }  // NOLINT(google-explicit-constructor): reads as a string
+  Fingerprint& operator=(std::string_view s) {
+    assign(s);
+    return *this;
+  }
+  [[nodiscard]] std::string_view view() const { return {chars_, size_}; }
+  operator std::string_view() const { return view(); }  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] std::string str() const { return std::string(view()); }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  friend bool operator==(const Fingerprint& a, const Fingerprint& b) { return a.view() == b.view(); }
+
+ private:
+  void assign(std::string_view s) {
+    size_ = static_cast<std::uint8_t>(s.size() < kMax ? s.size() : kMax);
+    s.copy(chars_, size_);
+  }
+  char chars_[kMax] = {};
+  std::uint8_t size_ = 0;
+};
+
+// Declared so that a finding is 256 bytes (an allocator size class: findings are held one by one).
 struct Diagnostic {
   const RuleInfo* rule = nullptr;
   Severity severity = Severity::warning;
-  bool fails = true;  // makes the exit status 1 (false: a --warn rule, or below --fail-on)
+  bool fails = true;        // makes the exit status 1 (false: a --warn rule, or below --fail-on)
+  Fingerprint fingerprint;  // stable across moved lines and renumbered expression ids
   Location location;
   std::string message;
   std::vector<RelatedLocation> related;
   std::optional<Fix> fix;
-  std::string fingerprint;  // stable across moved lines and renumbered expression ids
 };
+static_assert(sizeof(Diagnostic) <= 256);
 
 }  // namespace planlint::lint

@@ -26,9 +26,9 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
   FileResult lint_before = lint_plan_text(before_path, before_text, options);
   FileResult lint_after = lint_plan_text(after_path, after_text, options);
   std::multiset<std::string> known;
-  for (const auto& d : lint_before.diagnostics) known.insert(std::string(d.rule->id) + ":" + d.fingerprint);
+  for (const auto& d : lint_before.diagnostics) known.insert(std::string(d.rule->id) + ":" + d.fingerprint.str());
   for (auto& d : lint_after.diagnostics) {
-    auto it = known.find(std::string(d.rule->id) + ":" + d.fingerprint);
+    auto it = known.find(std::string(d.rule->id) + ":" + d.fingerprint.str());
     if (it != known.end()) {
       known.erase(it);
       continue;

@@ -155,7 +155,7 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
     std::vector<Fix> adjusted;
     adjusted.reserve(r.diagnostics.size());
     for (const auto& d : r.diagnostics) {
-      if (!d.fix || !allowed(*d.fix, fix_options) || refused.count(d.fingerprint) != 0) continue;
+      if (!d.fix || !allowed(*d.fix, fix_options) || refused.count(d.fingerprint.str()) != 0) continue;
       Fix f = *d.fix;
       if (eol == "\r\n")  // keep the file's line endings in inserted text
         for (auto& e : f.edits) {
@@ -170,7 +170,7 @@ FixOutcome fix_text(const std::string& path, const std::string& text, const Lint
     // `r` is the lint of `current`: no need to lint it again for its syntax errors.
     RoundResult round_result = apply_round(path, current, adjusted, options, syntax_errors(r));
     for (std::size_t i : round_result.refused) {
-      refused.insert(owners[i]->fingerprint);
+      refused.insert(owners[i]->fingerprint.str());
       out.dropped.push_back(fmt::format("{}:{}: {}: fix \"{}\" would leave the file with a syntax error; not applied",
                                         owners[i]->location.line, owners[i]->location.column, owners[i]->rule->name,
                                         adjusted[i].title));
