@@ -1,6 +1,7 @@
 // recomputed-lineage: a DataFrame with an expensive lineage that two or more actions (or branches of
 // one action) compute again from the source, without cache() or persist().
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -113,22 +114,15 @@ struct Action {
 
 class Graph {
  public:
+  using Edge = std::pair<const Chain*, const Chain*>;
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
-    for (const auto& c : m.chains) {
-      if (c.bound != nullptr) edges_.emplace_back(c.bound, &c);
-      // `df.groupBy(df.columns)`: an argument that only reads metadata computes nothing.
-      auto add_args = [&](std::span<const pyspark::Arg> args) {
-        for (const auto& a : args)
-          if (a.value.chain() != nullptr && a.value.chain() != &c && !metadata(*a.value.chain()))
-            edges_.emplace_back(a.value.chain(), &c);
-      };
-      for (const auto& l : c.links) add_args(l.args);
-      if (c.root_is_call) add_args(c.root_args);
-    }
+    // Counted first, then kept at exact size: a large file has hundreds of thousands of uses.
+    std::size_t count = 0;
+    for_each_use([&](const Chain*, const Chain*) { ++count; });
+    edges_.reserve(count);
+    for_each_use([&](const Chain* used, const Chain* by) { edges_.emplace_back(used, by); });
     // Grouped by parent, each parent's uses in the order they were found.
     std::stable_sort(edges_.begin(), edges_.end(), [](const Edge& a, const Edge& b) { return a.first < b.first; });
-    uses_.reserve(edges_.size());
-    for (const auto& e : edges_) uses_.push_back(e.second);
   }
 
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
@@ -161,11 +155,35 @@ class Graph {
     return std::nullopt;
   }
 
-  [[nodiscard]] std::span<const Chain* const> children(const Chain* c) const {
+  // The chains that use `c`, in the order they were found.
+  class Uses {
+   public:
+    class iterator {
+     public:
+      explicit iterator(const Edge* e) : e_(e) {}
+      const Chain* operator*() const { return e_->second; }
+      iterator& operator++() {
+        ++e_;
+        return *this;
+      }
+      bool operator!=(const iterator& o) const { return e_ != o.e_; }
+
+     private:
+      const Edge* e_;
+    };
+    Uses(const Edge* begin, const Edge* end) : begin_(begin), end_(end) {}
+    [[nodiscard]] iterator begin() const { return iterator(begin_); }
+    [[nodiscard]] iterator end() const { return iterator(end_); }
+
+   private:
+    const Edge* begin_;
+    const Edge* end_;
+  };
+  [[nodiscard]] Uses children(const Chain* c) const {
     auto lo =
         std::lower_bound(edges_.begin(), edges_.end(), c, [](const Edge& e, const Chain* p) { return e.first < p; });
     auto hi = std::upper_bound(lo, edges_.end(), c, [](const Chain* p, const Edge& e) { return p < e.first; });
-    return {uses_.data() + (lo - edges_.begin()), static_cast<std::size_t>(hi - lo)};
+    return {edges_.data() + (lo - edges_.begin()), edges_.data() + (hi - edges_.begin())};
   }
 
   [[nodiscard]] static bool caches(const Chain& c) {
@@ -296,11 +314,25 @@ class Graph {
   }
 
   const pyspark::SourceModel& m_;
-  // (used chain, the chain that uses it), sorted by the first; uses_ holds the seconds in that order.
-  // Flat arrays: a large file has hundreds of thousands of chains.
-  using Edge = std::pair<const Chain*, const Chain*>;
+  // f(used chain, the chain that uses it): a chain uses the chain its root is bound to and the
+  // chains of its arguments (`df.groupBy(df.columns)`: an argument that only reads metadata computes
+  // nothing).
+  template <class F>
+  void for_each_use(F&& f) const {
+    for (const auto& c : m_.chains) {
+      if (c.bound != nullptr) f(c.bound, &c);
+      auto args = [&](std::span<const pyspark::Arg> list) {
+        for (const auto& a : list)
+          if (a.value.chain() != nullptr && a.value.chain() != &c && !metadata(*a.value.chain()))
+            f(a.value.chain(), &c);
+      };
+      for (const auto& l : c.links) args(l.args);
+      if (c.root_is_call) args(c.root_args);
+    }
+  }
+  // (used chain, the chain that uses it), sorted by the first: one flat array, as a large file has
+  // hundreds of thousands of uses.
   std::vector<Edge> edges_;
-  std::vector<const Chain*> uses_;
   using MemoKey = std::tuple<const Chain*, bool, int>;
   struct MemoHash {
     std::size_t operator()(const MemoKey& k) const {
@@ -314,7 +346,7 @@ class Graph {
     std::uint32_t begin, count;
   };
   mutable std::unordered_map<MemoKey, Memo, MemoHash> memo_;
-  mutable std::vector<Action> memo_actions_;
+  mutable std::deque<Action> memo_actions_;  // a deque: it grows without copies
 };
 
 // The indentation of the line holding byte `at`.

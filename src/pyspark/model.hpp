@@ -62,6 +62,86 @@ class ModelArena {
   std::size_t used_ = 0, capacity_ = 0;
 };
 
+// Records that never move, added at the end and read in order, in blocks of 64 KiB (an allocator
+// size class: a std::deque's blocks of 480 bytes of chains were rounded up to 512).
+template <class T>
+class ChunkList {
+  static constexpr std::size_t kPerBlock = std::max<std::size_t>(1, std::size_t{64} * 1024 / sizeof(T));
+
+ public:
+  ChunkList() = default;
+  ChunkList(const ChunkList&) = delete;
+  ChunkList& operator=(const ChunkList&) = delete;
+  ChunkList(ChunkList&& o) noexcept : blocks_(std::move(o.blocks_)), size_(o.size_) { o.size_ = 0; }
+  ChunkList& operator=(ChunkList&& o) noexcept {
+    if (this != &o) {
+      clear();
+      blocks_ = std::move(o.blocks_);
+      size_ = o.size_;
+      o.size_ = 0;
+    }
+    return *this;
+  }
+  ~ChunkList() { clear(); }
+
+  template <class... A>
+  T& emplace_back(A&&... args) {
+    if (size_ == blocks_.size() * kPerBlock) blocks_.push_back(std::allocator<T>().allocate(kPerBlock));
+    T* at = blocks_.back() + size_ % kPerBlock;
+    new (at) T(std::forward<A>(args)...);
+    ++size_;
+    return *at;
+  }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] T& operator[](std::size_t i) const { return blocks_[i / kPerBlock][i % kPerBlock]; }
+  [[nodiscard]] T& back() const { return (*this)[size_ - 1]; }
+
+  template <class V>
+  class Iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = V*;
+    using reference = V&;
+    Iterator() = default;
+    Iterator(const ChunkList* list, std::size_t i) : list_(list), i_(i) {}
+    V& operator*() const { return (*list_)[i_]; }
+    V* operator->() const { return &(*list_)[i_]; }
+    Iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator old = *this;
+      ++i_;
+      return old;
+    }
+    friend bool operator==(const Iterator& a, const Iterator& b) { return a.i_ == b.i_; }
+
+   private:
+    const ChunkList* list_ = nullptr;
+    std::size_t i_ = 0;
+  };
+  using iterator = Iterator<T>;
+  using const_iterator = Iterator<const T>;
+  [[nodiscard]] iterator begin() { return {this, 0}; }
+  [[nodiscard]] iterator end() { return {this, size_}; }
+  [[nodiscard]] const_iterator begin() const { return {this, 0}; }
+  [[nodiscard]] const_iterator end() const { return {this, size_}; }
+
+ private:
+  void clear() {
+    for (std::size_t i = 0; i < size_; ++i) (*this)[i].~T();
+    for (T* b : blocks_) std::allocator<T>().deallocate(b, kPerBlock);
+    blocks_.clear();
+    size_ = 0;
+  }
+  std::vector<T*> blocks_;
+  std::size_t size_ = 0;
+};
+
 // A list kept by a ModelArena, as a span is, in 12 bytes (a pointer and a 32-bit count, aligned to 4)
 // so that the records holding one (Link, Chain) pack it with their other 4-byte fields. Reads as a
 // std::span.
@@ -461,8 +541,8 @@ struct SourceModel {
   ~SourceModel() = default;
 
   const SourceFile* file = nullptr;
-  std::deque<Chain> chains;  // every maximal chain, in source order
-  std::deque<UdfDef> udfs;   // deques: a large file has tens of thousands, and a vector grows by copies
+  ChunkList<Chain> chains;  // every maximal chain, in source order
+  std::deque<UdfDef> udfs;  // deques: a large file has tens of thousands, and a vector grows by copies
   std::deque<ConfSetting> settings;
   std::vector<SizeTest> size_tests;
   std::vector<Loop> loops;  // loops[n - 1] is loop number n (Chain::loop)
