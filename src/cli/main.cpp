@@ -2,6 +2,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#ifdef PLANLINT_WITH_MIMALLOC
+#include <mimalloc.h>
+#endif
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +23,7 @@
 #include "plan/dump.hpp"
 #include "plan/operator_fields.hpp"
 #include "plan/plan.hpp"
+#include "util/memory.hpp"
 
 namespace fs = std::filesystem;
 using namespace planlint;
@@ -608,6 +612,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef PLANLINT_WITH_MIMALLOC
+  // Once a large file is met (util::note_input_size), what is freed goes back to the system at once
+  // rather than after mimalloc's delay.
+  planlint::util::set_large_input_hook([] { mi_option_set(mi_option_decommit_delay, 0); });
+#endif
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {

@@ -1148,7 +1148,7 @@ class Analyzer {
   void note_udf_call(const Chain& c) {
     if (c.root_is_call && (c.root == "pyspark.sql.functions.udf" || is_user_defined_function(c.root)) &&
         c.links.empty()) {
-      UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call"};
+      UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call", ""};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
       if (!c.root_args.empty() && c.root_args[0].value.kind() == "identifier") u.function = c.root_args[0].value.text();
       m_.udfs.push_back(u);
@@ -1642,15 +1642,20 @@ void* ModelArena::take(std::size_t bytes, std::size_t align) {
 }
 
 Place SourceModel::place(int cell_number, const Pos& pos) const {
-  auto it = line_starts_.find(cell_number);
-  if (it == line_starts_.end()) {
-    std::vector<std::uint32_t> starts{0};
+  // Indexed by cell number (a notebook has tens of thousands of cells: no map node for each); an
+  // empty entry is not read yet. A number that is no cell's reads cell() as it is, uncached.
+  std::vector<std::uint32_t> uncached;
+  const bool cacheable = cell_number >= 0 && static_cast<std::size_t>(cell_number) <= file->cells.size();
+  if (cacheable && line_starts_.size() <= static_cast<std::size_t>(cell_number))
+    line_starts_.resize(file->cells.size() + 1);
+  std::vector<std::uint32_t>& starts = cacheable ? line_starts_[static_cast<std::size_t>(cell_number)] : uncached;
+  if (starts.empty()) {
+    starts.push_back(0);
     const std::string& t = cell(cell_number).text;
     for (std::size_t i = 0; i < t.size(); ++i)
       if (t[i] == '\n') starts.push_back(static_cast<std::uint32_t>(i + 1));
-    it = line_starts_.emplace(cell_number, std::move(starts)).first;
+    starts.shrink_to_fit();
   }
-  const std::vector<std::uint32_t>& starts = it->second;
   auto point = [&](std::uint32_t byte, std::uint32_t& line, std::uint32_t& column) {
     auto after = std::upper_bound(starts.begin(), starts.end(), byte);
     line = static_cast<std::uint32_t>(after - starts.begin());

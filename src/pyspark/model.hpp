@@ -572,7 +572,7 @@ struct SourceModel {
   [[nodiscard]] Place place(int cell, const Pos& pos) const;
 
  private:
-  mutable std::map<int, std::vector<std::uint32_t>> line_starts_;
+  mutable std::vector<std::vector<std::uint32_t>> line_starts_;  // by cell number
 };
 
 // A Python cell longer than chunk_bytes is parsed a run of top-level statements at a time (see
