@@ -6,6 +6,7 @@
 #include "lint/engine.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
+#include "util/memory.hpp"
 
 using namespace planlint::lint;
 
@@ -211,4 +212,25 @@ TEST_CASE("recomputed-lineage is linear on self-joins of self-joins", "[engine][
   o.select = {"recomputed-lineage"};
   auto r = lint_source_text("job.py", code, o);
   CHECK(r.diagnostics.size() == 60);  // d0..d59 are each read twice by the next join
+}
+
+namespace {
+int large_input_hook_calls = 0;
+}
+
+TEST_CASE("the large-input hook runs once, for the first large source file", "[engine]") {
+  large_input_hook_calls = 0;
+  planlint::util::set_large_input_hook([] { ++large_input_hook_calls; });
+  planlint::lint::LintOptions options;
+  planlint::lint::lint_source_text("small.py", "df = spark.table('t')\n", options);
+  CHECK(large_input_hook_calls == 0);
+  std::string big;
+  while (big.size() < planlint::util::kLargeInput) big += "x = 1\n";
+  planlint::lint::lint_source_text("big.py", big, options);
+  CHECK(large_input_hook_calls == 1);
+  planlint::lint::lint_source_text("big2.py", big, options);
+  CHECK(large_input_hook_calls == 1);
+  planlint::util::set_large_input_hook(nullptr);
+  planlint::util::note_input_size(planlint::util::kLargeInput);  // no hook: nothing to run
+  CHECK(large_input_hook_calls == 1);
 }

@@ -5,7 +5,8 @@
 
 namespace planlint::util {
 
-// What to do when the first large input is met: in the planlint binary (set by main), tell mimalloc
+// What to do when the first large input is met (setting it again starts over): in the planlint
+// binary (set by main), tell mimalloc
 // to give freed memory back to the system at once instead of after its delay. Nothing otherwise.
 using LargeInputHook = void (*)();
 void set_large_input_hook(LargeInputHook f);
