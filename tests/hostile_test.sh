@@ -167,10 +167,11 @@ printf 'print "a"\nx = 1\nprint "b"\n' >"$work/py2.py"
 check "Python 2" 1 "$planlint" --isolated "$work/py2.py"
 contains "Python 2 first line" out "py2.py:1:1: error: Python 2 syntax"
 
-# A Python file over 32 MiB is refused with a message (its analysis could need ~40x in memory).
-python3 -c "open('$work/huge.py', 'w').write('x = 1\\n' * 6000000)"
-check "Python source over 32 MiB" 2 "$planlint" --isolated "$work/huge.py"
-contains "huge Python named" err "huge.py: Python source larger than 32 MiB"
+# A Python file over 128 MiB is refused with a message (its analysis could need ~10x in memory).
+python3 -c "open('$work/huge.py', 'w').write('x = 1\\n' * 23000000)"
+check "Python source over 128 MiB" 2 "$planlint" --isolated "$work/huge.py"
+contains "huge Python named" err "huge.py: Python source larger than 128 MiB"
+rm -f "$work/huge.py"
 
 # Code nested deeper than planlint analyses is said, not silently skipped.
 python3 -c "print('df = spark.table(\"t\")'); print('x = ' + 'f(' * 1000 + 'df.collect()' + ')' * 1000)" >"$work/deep.py"
