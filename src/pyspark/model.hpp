@@ -106,23 +106,23 @@ class ChunkList {
     using pointer = V*;
     using reference = V&;
     Iterator() = default;
-    Iterator(const ChunkList* list, std::size_t i) : list_(list), i_(i) {}
-    V& operator*() const { return (*list_)[i_]; }
-    V* operator->() const { return &(*list_)[i_]; }
+    Iterator(const ChunkList* list, std::size_t i) : list_(list), block_(i / kPerBlock), at_(i % kPerBlock) {}
+    V& operator*() const { return list_->blocks_[block_][at_]; }
+    V* operator->() const { return &**this; }
     Iterator& operator++() {
-      ++i_;
+      if (++at_ == kPerBlock) ++block_, at_ = 0;
       return *this;
     }
     Iterator operator++(int) {
       Iterator old = *this;
-      ++i_;
+      ++*this;
       return old;
     }
-    friend bool operator==(const Iterator& a, const Iterator& b) { return a.i_ == b.i_; }
+    friend bool operator==(const Iterator& a, const Iterator& b) { return a.block_ == b.block_ && a.at_ == b.at_; }
 
    private:
     const ChunkList* list_ = nullptr;
-    std::size_t i_ = 0;
+    std::size_t block_ = 0, at_ = 0;  // no division per step
   };
   using iterator = Iterator<T>;
   using const_iterator = Iterator<const T>;
