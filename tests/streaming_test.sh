@@ -63,14 +63,17 @@ timeout 60 bash -c "\"$planlint\" --isolated --no-cache -j2 \"$work/t\" | head -
 [ $? != 124 ] && ok "| head -1 ends the run" || bad "| head -1 hung"
 
 # Peak memory does not grow with the number of files (the findings of 400 files or of 4,000 are
-# never held together). Not under sanitizers, whose allocators keep freed memory on purpose.
+# never held together): ten times the files stay under twice the RSS. The list of inputs does grow
+# (about 8 MB -> 11.4 MB here, under 500 bytes a file, which measured over 1.5x on a loaded CI
+# machine); results held to the end took 10,000 files from 15 MB to over 400 MB. Not under
+# sanitizers, whose allocators keep freed memory on purpose.
 if [ -z "${ASAN_OPTIONS:-}" ] && [ -x /usr/bin/time ]; then
   make_tree "$work/big" 2000
   for fmt in text sarif; do
     /usr/bin/time -f %M -o "$work/rss1" "$planlint" --isolated --no-cache -j2 --format $fmt "$work/t" >/dev/null 2>&1
     /usr/bin/time -f %M -o "$work/rss10" "$planlint" --isolated --no-cache -j2 --format $fmt "$work/big" >/dev/null 2>&1
     small=$(tail -1 "$work/rss1") large=$(tail -1 "$work/rss10")
-    [ "$large" -lt $((small * 3 / 2)) ] && ok "$fmt: peak RSS ${small} KB for 400 files, ${large} KB for 4,000" \
+    [ "$large" -lt $((small * 2)) ] && ok "$fmt: peak RSS ${small} KB for 400 files, ${large} KB for 4,000" \
       || bad "$fmt: peak RSS grows with the files: ${small} KB -> ${large} KB"
   done
 fi
