@@ -265,3 +265,68 @@ TEST_CASE("a NameSet answers as a set of its names does", "[pyspark]") {
   const planlint::util::NameSet empty{};
   CHECK_FALSE(empty.contains("map"));
 }
+
+// Reading tree-sitter's subtrees directly (ts_walk.c) gives the copy the cursor walk gives, field for
+// field: on every Python fixture, parsed whole and in runs of top-level statements (the included
+// ranges large files are parsed with), and cut at every 61st byte (trees full of ERROR and MISSING
+// nodes, extras and hidden nodes in recovered positions).
+namespace {
+
+void require_same_copy(const TSTree* tree) {
+  SyntaxTree direct;
+  SyntaxTree cursor;
+  direct.build(tree);
+  cursor.build_with_cursor(tree);
+  REQUIRE(direct.size() == cursor.size());
+  for (std::size_t i = 0; i < direct.size(); ++i) {
+    const auto& a = direct.nodes()[i];
+    const auto& b = cursor.nodes()[i];
+    INFO("node " << i << " at byte " << b.start_byte);
+    REQUIRE(a.start_byte == b.start_byte);
+    REQUIRE(a.end_byte == b.end_byte);
+    REQUIRE(a.symbol == b.symbol);
+    REQUIRE(a.field == b.field);
+    REQUIRE(a.named == b.named);
+    REQUIRE(a.child_count == b.child_count);
+    REQUIRE(a.named_count == b.named_count);
+    for (std::uint32_t k = 0; k < a.child_count + a.named_count; ++k)
+      REQUIRE(a.kids[k] - direct.root() == b.kids[k] - cursor.root());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reading subtrees directly gives the cursor walk's copy", "[pyspark]") {
+  INFO("direct reading built in: " << SyntaxTree::reads_subtrees());
+  PythonParser parser;
+  std::size_t trees = 0;
+  auto check = [&](const std::string& src) {
+    auto whole = parser.parse(src);
+    REQUIRE(whole);
+    require_same_copy(whole->get());
+    for (const auto& range : planlint::pyspark::top_level_ranges(src, 256, 4096)) {
+      auto run = parser.parse(src, range);
+      REQUIRE(run);
+      require_same_copy(run->get());
+    }
+    trees += 1;
+  };
+  check("");
+  check("\n\n# only a comment\n");
+  check("match x:\n    case {'a': [1, *rest]} if rest:\n        pass\n    case Point(x=0) | None:\n        pass\n");
+  check("print 'py2'\nexec code in ns\n");
+  check("x = (((((((((1)))))))))\r\nif a:\r\n\tb = c[d:e, ::2]\r\n");
+  check("@a.b(c)\n@d\nclass E(F, metaclass=G):\n    '''doc'''\n    def h(self, *, i: 'J' = k) -> L: ...\n");
+  check("s = 'a' 'b' f'{c!r}' rb'\\x00'\nt = u'\\u00e9' + '\xc3\xa9'\nlambda: (yield)\nasync def m():\n  await n\n");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(PLANLINT_FIXTURES_DIR "/source")) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".py") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string src = text.str();
+    INFO(entry.path().string());
+    check(src);
+    for (std::size_t cut = 61; cut < src.size(); cut += 61) check(src.substr(0, cut));
+  }
+  CHECK(trees > 600);
+}

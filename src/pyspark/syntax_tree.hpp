@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -44,8 +45,18 @@ inline Node child_by_field(Node n, std::uint16_t field_id) {
 
 class SyntaxTree {
  public:
+  SyntaxTree();
+  SyntaxTree(const SyntaxTree&) = delete;
+  SyntaxTree& operator=(const SyntaxTree&) = delete;
+  ~SyntaxTree();
   // Replaces what the tree held by a copy of `tree`. Node handles of the previous copy are invalid.
+  // Reads tree-sitter's subtrees directly where planlint was built against the runtime's own
+  // headers (ts_walk.h), else walks a TSTreeCursor; the two give the same copy.
   void build(const TSTree* tree);
+  // The copy by a TSTreeCursor walk, whichever way build() reads trees (the reference for tests).
+  void build_with_cursor(const TSTree* tree);
+  // Whether build() reads tree-sitter's subtrees directly.
+  static bool reads_subtrees();
   [[nodiscard]] Node root() const { return nodes_.empty() ? nullptr : nodes_.data(); }
   [[nodiscard]] std::size_t size() const { return nodes_.size(); }
   // Every node in document order (preorder): the root first.
@@ -60,6 +71,10 @@ class SyntaxTree {
     std::uint32_t node, pending_begin;
   };
   std::vector<Frame> frames_;
+  // The direct walk's output and frame stack (ts_walk.h), reused between builds.
+  struct WalkBuffers;
+  std::unique_ptr<WalkBuffers> walk_;
+  void build_from_walk(const TSTree* tree);
 };
 
 }  // namespace planlint::pyspark
