@@ -215,22 +215,39 @@ TEST_CASE("recomputed-lineage is linear on self-joins of self-joins", "[engine][
 }
 
 namespace {
-int large_input_hook_calls = 0;
-}
+int large_input_enters = 0;
+int large_input_leaves = 0;
+}  // namespace
 
-TEST_CASE("the large-input hook runs once, for the first large source file", "[engine]") {
-  large_input_hook_calls = 0;
-  planlint::util::set_large_input_hook([] { ++large_input_hook_calls; });
+TEST_CASE("the large-input hooks bracket each large source file, and only those", "[engine]") {
+  large_input_enters = large_input_leaves = 0;
+  planlint::util::set_large_input_hooks({[] { ++large_input_enters; }, [] { ++large_input_leaves; }});
   planlint::lint::LintOptions options;
   planlint::lint::lint_source_text("small.py", "df = spark.table('t')\n", options);
-  CHECK(large_input_hook_calls == 0);
+  CHECK(large_input_enters == 0);
   std::string big;
   while (big.size() < planlint::util::kLargeInput) big += "x = 1\n";
   planlint::lint::lint_source_text("big.py", big, options);
-  CHECK(large_input_hook_calls == 1);
+  CHECK(large_input_enters == 1);
+  CHECK(large_input_leaves == 1);
+  // A small file after a large one runs with the allocator's delay again.
+  planlint::lint::lint_source_text("small.py", "df = spark.table('t')\n", options);
+  CHECK(large_input_enters == 1);
+  CHECK(large_input_leaves == 1);
   planlint::lint::lint_source_text("big2.py", big, options);
-  CHECK(large_input_hook_calls == 1);
-  planlint::util::set_large_input_hook(nullptr);
-  planlint::util::note_input_size(planlint::util::kLargeInput);  // no hook: nothing to run
-  CHECK(large_input_hook_calls == 1);
+  CHECK(large_input_enters == 2);
+  CHECK(large_input_leaves == 2);
+  {
+    // Large files in flight together (-j): entered once, left when the last one ends.
+    const planlint::util::LargeInputScope a(planlint::util::kLargeInput);
+    const planlint::util::LargeInputScope b(planlint::util::kLargeInput + 1);
+    const planlint::util::LargeInputScope small(planlint::util::kLargeInput - 1);
+    CHECK(large_input_enters == 3);
+    CHECK(large_input_leaves == 2);
+  }
+  CHECK(large_input_leaves == 3);
+  planlint::util::set_large_input_hooks({});
+  { const planlint::util::LargeInputScope none(planlint::util::kLargeInput); }  // no hooks: nothing to run
+  CHECK(large_input_enters == 3);
+  CHECK(large_input_leaves == 3);
 }

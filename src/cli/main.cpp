@@ -613,9 +613,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
 
 int main(int argc, char** argv) {
 #ifdef PLANLINT_WITH_MIMALLOC
-  // Once a large file is met (util::note_input_size), what is freed goes back to the system at once
-  // rather than after mimalloc's delay.
-  planlint::util::set_large_input_hook([] { mi_option_set(mi_option_decommit_delay, 0); });
+  // While a large file is analysed (util::LargeInputScope), what is freed goes back to the system at
+  // once rather than after mimalloc's delay.
+  static const long decommit_delay = mi_option_get(mi_option_decommit_delay);
+  planlint::util::set_large_input_hooks({[] { mi_option_set(mi_option_decommit_delay, 0); },
+                                         [] { mi_option_set(mi_option_decommit_delay, decommit_delay); }});
 #endif
   try {
     return run(argc, argv);

@@ -1,21 +1,29 @@
 #include "util/memory.hpp"
 
-#include <atomic>
+#include <mutex>
 
 namespace planlint::util {
 namespace {
-std::atomic<LargeInputHook> hook{nullptr};
-std::atomic<bool> ran{false};
+std::mutex mutex;
+LargeInputHooks hooks;  // guarded by mutex
+int in_flight = 0;      // large inputs being analysed; guarded by mutex
 }  // namespace
 
-void set_large_input_hook(LargeInputHook f) {
-  hook.store(f);
-  ran.store(false);
+void set_large_input_hooks(LargeInputHooks h) {
+  std::lock_guard lock(mutex);
+  hooks = h;
 }
 
-void note_input_size(std::size_t bytes) {
-  if (bytes < kLargeInput || ran.exchange(true)) return;
-  if (LargeInputHook f = hook.load()) f();
+LargeInputScope::LargeInputScope(std::size_t bytes) : large_(bytes >= kLargeInput) {
+  if (!large_) return;
+  std::lock_guard lock(mutex);
+  if (in_flight++ == 0 && hooks.enter != nullptr) hooks.enter();
+}
+
+LargeInputScope::~LargeInputScope() {
+  if (!large_) return;
+  std::lock_guard lock(mutex);
+  if (--in_flight == 0 && hooks.leave != nullptr) hooks.leave();
 }
 
 }  // namespace planlint::util
