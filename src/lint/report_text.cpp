@@ -39,7 +39,9 @@ bool is_control(char c) {
 
 std::string printable(std::string_view s) {
   // Almost every line has none: copied whole, without looking at it a character at a time again.
-  if (std::none_of(s.begin(), s.end(), is_control)) return std::string(s);
+  // A lambda, not the function's address: inlined, the scan is a tight loop (it was a call per
+  // character, 0.5 % of a run).
+  if (std::none_of(s.begin(), s.end(), [](char c) { return is_control(c); })) return std::string(s);
   std::string out;
   out.reserve(s.size() + 8);
   for (char c : s) {

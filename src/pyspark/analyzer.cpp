@@ -166,30 +166,15 @@ std::string_view Kind::name() const {
 
 namespace {
 
-// The type is a string literal: its length is known where it is written, no strlen per call.
-template <std::size_t N>
-inline bool is_type(Node n, const char (&t)[N]) {
-  if (is_null(n)) return false;
-  const auto& names = kSymbolNames;
-  std::string_view name = n->symbol < names.size() ? names[n->symbol] : std::string_view{};
-  return name.size() == N - 1 && std::memcmp(name.data(), t, N - 1) == 0;
-}
-
-// (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
-Node unparen(Node n) {
-  for (int guard = 0; guard < 1000 && is_type(n, "parenthesized_expression"); ++guard) {
-    Node inner{};
-    int exprs = 0;
-    for (Node c : named_children(n)) {
-      if (is_type(c, "comment")) continue;
-      inner = c;
-      ++exprs;
-    }
-    if (exprs != 1) return n;
-    n = inner;
+// A node's type name, compared with literals inline: a length check, then a memcmp of a constant
+// size (std::string_view's operator== was a call per comparison in visit()).
+struct TypeName {
+  std::string_view name;
+  template <std::size_t N>
+  bool operator==(const char (&t)[N]) const {
+    return name.size() == N - 1 && std::memcmp(name.data(), t, N - 1) == 0;
   }
-  return n;
-}
+};
 
 // Field ids looked up once (thread-safe static init): ts_node_child_by_field_name would search the
 // language's field names on every call.
@@ -207,20 +192,59 @@ TSFieldId field_id_by_name(const char* name) {
   return ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<std::uint32_t>(std::strlen(name)));
 }
 
-// Call sites pass string literals, whose addresses do not change: a small per-thread table keyed by
-// the address answers without comparing names.
-TSFieldId field_id(const char* name) {
-  struct Slot {
-    const char* name = nullptr;
-    TSFieldId id = 0;
-  };
-  thread_local std::array<Slot, 64> slots{};
-  Slot& s = slots[(reinterpret_cast<std::uintptr_t>(name) >> 2) & 63];
-  if (s.name != name) s = {name, field_id_by_name(name)};
-  return s.id;
+// A string literal as a template argument: field<"body">(n) and is<"call">(n) look the name up in
+// the language once per name (a function-local static), and then compare integers.
+template <std::size_t N>
+struct Literal {
+  std::array<char, N> text{};
+  constexpr Literal(const char (&s)[N]) {  // NOLINT(google-explicit-constructor): literals convert
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+};
+
+template <Literal Name>
+Node field(Node n) {
+  static const TSFieldId id = field_id_by_name(Name.text.data());
+  return is_null(n) ? n : child_by_field(n, id);
 }
 
-Node field(Node n, const char* name) { return is_null(n) ? n : child_by_field(n, field_id(name)); }
+// The symbols whose type name is `name` (a name can be both a named and an anonymous symbol).
+class TypeSet {
+ public:
+  explicit TypeSet(std::string_view name) {
+    for (std::size_t i = 0; i < kSymbolNames.size() && i < kMaxSymbols; ++i)
+      if (kSymbolNames[i] == name) bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  [[nodiscard]] bool contains(Node n) const {
+    return !is_null(n) && n->symbol < kMaxSymbols && ((bits_[n->symbol / 64] >> (n->symbol % 64)) & 1U) != 0;
+  }
+
+ private:
+  static constexpr std::size_t kMaxSymbols = 1024;  // tree-sitter-python has about 280
+  std::array<std::uint64_t, kMaxSymbols / 64> bits_{};
+};
+
+template <Literal Name>
+bool is(Node n) {
+  static const TypeSet set(std::string_view(Name.text.data(), Name.text.size() - 1));
+  return set.contains(n);
+}
+
+// (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
+Node unparen(Node n) {
+  for (int guard = 0; guard < 1000 && is<"parenthesized_expression">(n); ++guard) {
+    Node inner{};
+    int exprs = 0;
+    for (Node c : named_children(n)) {
+      if (is<"comment">(c)) continue;
+      inner = c;
+      ++exprs;
+    }
+    if (exprs != 1) return n;
+    n = inner;
+  }
+  return n;
+}
 
 class Analyzer {
  public:
@@ -285,7 +309,7 @@ class Analyzer {
         }
         // The module statement by statement (as visit(root) would).
         for (Node c : all_children(root)) {
-          if (is_named(c) || is_type(c, "comment")) visit(c, 1);
+          if (is_named(c) || is<"comment">(c)) visit(c, 1);
           // Chains are found again by their bytes within one statement only. Kept longer, a chain
           // at the same bytes of a later cell would be taken for this one.
           built_.clear();
@@ -416,14 +440,14 @@ class Analyzer {
  private:
   // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
   std::optional<Expr::Lambda> root_lambda(Node call) {
-    if (!is_type(call, "call")) return std::nullopt;
-    Node args = field(call, "arguments");
+    if (!is<"call">(call)) return std::nullopt;
+    Node args = field<"arguments">(call);
     for (Node a : named_children(args)) {
-      if (!is_type(a, "lambda")) continue;
+      if (!is<"lambda">(a)) continue;
       Expr::Lambda l;
-      Node params = field(a, "parameters");
+      Node params = field<"parameters">(a);
       for (std::uint32_t k = 0; k < named_count(params); ++k) l.params.push_back(view(nth_named(params, k)));
-      l.body = view(field(a, "body"));
+      l.body = view(field<"body">(a));
       return l;
     }
     return std::nullopt;
@@ -526,37 +550,37 @@ class Analyzer {
 
   // "a.b.c" for identifier/attribute nodes, "" otherwise.
   std::string dotted(Node n) const {
-    if (is_type(n, "identifier")) return text(n);
-    if (is_type(n, "attribute")) {
-      std::string left = dotted(field(n, "object"));
+    if (is<"identifier">(n)) return text(n);
+    if (is<"attribute">(n)) {
+      std::string left = dotted(field<"object">(n));
       if (left.empty()) return {};
-      return left + "." + text(field(n, "attribute"));
+      return left + "." + text(field<"attribute">(n));
     }
     return {};
   }
 
   void handle_import(Node n) {
     for (Node c : named_children(n)) {
-      if (is_type(c, "dotted_name")) {
+      if (is<"dotted_name">(c)) {
         std::string name = text(c);
         m_.imports[name.substr(0, name.find('.'))] = name.substr(0, name.find('.'));
         m_.imports[name] = name;
-      } else if (is_type(c, "aliased_import")) {
-        m_.imports[text(field(c, "alias"))] = text(field(c, "name"));
+      } else if (is<"aliased_import">(c)) {
+        m_.imports[text(field<"alias">(c))] = text(field<"name">(c));
       }
     }
   }
 
   void handle_import_from(Node n) {
-    std::string module = text(field(n, "module_name"));
+    std::string module = text(field<"module_name">(n));
     for (Node c : named_children(n)) {
-      if (c == field(n, "module_name")) continue;
-      if (is_type(c, "wildcard_import")) {
+      if (c == field<"module_name">(n)) continue;
+      if (is<"wildcard_import">(c)) {
         m_.star_imports.insert(module);
-      } else if (is_type(c, "dotted_name")) {
+      } else if (is<"dotted_name">(c)) {
         m_.imports[text(c)] = module + "." + text(c);
-      } else if (is_type(c, "aliased_import")) {
-        m_.imports[text(field(c, "alias"))] = module + "." + text(field(c, "name"));
+      } else if (is<"aliased_import">(c)) {
+        m_.imports[text(field<"alias">(c))] = module + "." + text(field<"name">(c));
       }
     }
   }
@@ -564,7 +588,7 @@ class Analyzer {
   // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
   void collect_columns(Node n, std::vector<std::string_view>& out, int depth, bool sql_string) {
     if (depth > kMaxDepth || is_null(n)) return;
-    if (is_type(n, "string")) {
+    if (is<"string">(n)) {
       std::string_view v = string_value(n).value_or("");
       if (sql_string) {
         std::string word;
@@ -581,18 +605,18 @@ class Analyzer {
       }
       return;
     }
-    if (is_type(n, "attribute")) {
-      Node obj = field(n, "object");
-      if (is_type(obj, "identifier") && m_.imports.count(text(obj)) == 0) out.push_back(view(field(n, "attribute")));
+    if (is<"attribute">(n)) {
+      Node obj = field<"object">(n);
+      if (is<"identifier">(obj) && m_.imports.count(text(obj)) == 0) out.push_back(view(field<"attribute">(n)));
     }
-    if (is_type(n, "call")) {
-      std::string callee = m_.qualify(dotted(field(n, "function")));
+    if (is<"call">(n)) {
+      std::string callee = m_.qualify(dotted(field<"function">(n)));
       bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" ||
                     callee == "pyspark.sql.functions.expr";
-      Node args = field(n, "arguments");
+      Node args = field<"arguments">(n);
       for (Node child : named_children(args))
         collect_columns(child, out, depth + 1, callee == "pyspark.sql.functions.expr");
-      if (!col_fn) collect_columns(field(n, "function"), out, depth + 1, false);
+      if (!col_fn) collect_columns(field<"function">(n), out, depth + 1, false);
       return;
     }
     for (Node child : named_children(n)) collect_columns(child, out, depth + 1, false);
@@ -600,13 +624,13 @@ class Analyzer {
 
   // The literal's contents: a view of the cell when they are one piece, else kept by the model.
   std::optional<std::string_view> string_value(Node n) {
-    if (!is_type(n, "string")) return std::nullopt;
+    if (!is<"string">(n)) return std::nullopt;
     std::string_view first;
     std::string joined;
     int pieces = 0;
     for (Node c : named_children(n)) {
-      if (is_type(c, "interpolation")) return std::nullopt;  // f-string with values: not a literal
-      if (!is_type(c, "string_content")) continue;
+      if (is<"interpolation">(c)) return std::nullopt;  // f-string with values: not a literal
+      if (!is<"string_content">(c)) continue;
       if (++pieces == 1) first = view(c);
       if (pieces == 2) joined = std::string(first);
       if (pieces >= 2) joined += view(c);
@@ -617,18 +641,18 @@ class Analyzer {
 
   // [(k, v), ...] (setAll) or {k: v} / map={k: v} (config): the pairs, for configuration settings.
   void read_pairs(Node a, std::vector<std::pair<Expr, Expr>>& out, int depth) {
-    if (is_type(a, "keyword_argument")) {
-      if (text(field(a, "name")) != "map") return;
-      a = field(a, "value");
+    if (is<"keyword_argument">(a)) {
+      if (text(field<"name">(a)) != "map") return;
+      a = field<"value">(a);
     }
     a = unparen(a);
     if (depth < kMaxDepth)
       for (Node item : named_children(a)) {
         Node k{}, v{};
-        if (is_type(a, "dictionary") && is_type(item, "pair")) {
-          k = field(item, "key");
-          v = field(item, "value");
-        } else if ((is_type(a, "list") || is_type(a, "tuple")) && (is_type(item, "tuple") || is_type(item, "list")) &&
+        if (is<"dictionary">(a) && is<"pair">(item)) {
+          k = field<"key">(item);
+          v = field<"value">(item);
+        } else if ((is<"list">(a) || is<"tuple">(a)) && (is<"tuple">(item) || is<"list">(item)) &&
                    named_count(item) == 2) {
           k = nth_named(item, 0);
           v = nth_named(item, 1);
@@ -642,10 +666,10 @@ class Analyzer {
   // A literal operand: `5`, "x", None, F.lit(...): comparing a column with it is a filter, not a key.
   bool is_literal(Node n) const {
     n = unparen(n);
-    std::string_view t = node_type(n);
+    const TypeName t{node_type(n)};
     if (t == "string" || t == "integer" || t == "float" || t == "true" || t == "false" || t == "none") return true;
-    if (t == "unary_operator") return is_literal(field(n, "argument"));
-    return t == "call" && m_.qualify(dotted(field(n, "function"))) == "pyspark.sql.functions.lit";
+    if (t == "unary_operator") return is_literal(field<"argument">(n));
+    return t == "call" && m_.qualify(dotted(field<"function">(n))) == "pyspark.sql.functions.lit";
   }
 
   // How a join condition reads (see Expr::Condition). The conjuncts of `&` (and of a list) need one
@@ -654,7 +678,7 @@ class Analyzer {
     using C = Expr::Condition;
     n = unparen(n);
     if (depth > kMaxDepth || is_null(n)) return C::unknown;
-    std::string_view t = node_type(n);
+    const TypeName t{node_type(n)};
     if (t == "string") return C::keys;
     if (is_literal(n)) return C::no_equality;  // None, F.lit(True): no condition at all
     auto combine_and = [&](const std::vector<Node>& parts) {
@@ -671,7 +695,7 @@ class Analyzer {
     if (t == "list" || t == "tuple") {
       std::vector<Node> parts;
       for (std::uint32_t i = 0; i < named_count(n); ++i)
-        if (!is_type(nth_named(n, i), "comment")) parts.push_back(nth_named(n, i));
+        if (!is<"comment">(nth_named(n, i))) parts.push_back(nth_named(n, i));
       return combine_and(parts);
     }
     if (t == "comparison_operator") {
@@ -679,7 +703,7 @@ class Analyzer {
       for (std::uint32_t i = 0; i < child_count(n); ++i) {
         Node ch = nth_child(n, i);
         if (is_named(ch)) continue;
-        std::string_view op = node_type(ch);
+        const TypeName op{node_type(ch)};
         if (op == "==")
           eq = true;
         else if (op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=" || op == "<>")
@@ -693,19 +717,19 @@ class Analyzer {
       return literal ? C::no_equality : C::equality;
     }
     if (t == "binary_operator") {
-      std::string op = text(field(n, "operator"));
-      if (op == "&") return combine_and({field(n, "left"), field(n, "right")});
+      std::string op = text(field<"operator">(n));
+      if (op == "&") return combine_and({field<"left">(n), field<"right">(n)});
       if (op == "|") {
-        C l = condition_of(field(n, "left"), depth + 1), r = condition_of(field(n, "right"), depth + 1);
+        C l = condition_of(field<"left">(n), depth + 1), r = condition_of(field<"right">(n), depth + 1);
         return l == C::unknown || r == C::unknown ? C::unknown : C::no_equality;
       }
       return C::unknown;
     }
-    if (t == "unary_operator" && text(field(n, "operator")) == "~")
-      return condition_of(field(n, "argument"), depth + 1) == C::unknown ? C::unknown : C::no_equality;
+    if (t == "unary_operator" && text(field<"operator">(n)) == "~")
+      return condition_of(field<"argument">(n), depth + 1) == C::unknown ? C::unknown : C::no_equality;
     if (t == "call") {
-      Node fn = field(n, "function");
-      std::string name = is_type(fn, "attribute") ? text(field(fn, "attribute")) : m_.qualify(dotted(fn));
+      Node fn = field<"function">(n);
+      std::string name = is<"attribute">(fn) ? text(field<"attribute">(fn)) : m_.qualify(dotted(fn));
       static const util::NameSet kNoEquality{"startswith",
                                              "endswith",
                                              "contains",
@@ -747,8 +771,8 @@ class Analyzer {
     e.set_text(view(n), pos_of(n));
     if (!is_null(n)) e.set_kind(pyspark::Kind(n->symbol));
     if (too_deep(n, depth)) return e;
-    if (is_type(n, "string")) e.set_string_value(string_value(n));
-    if (is_type(n, "integer")) {
+    if (is<"string">(n)) e.set_string_value(string_value(n));
+    if (is<"integer">(n)) {
       std::string digits;
       for (char c : e.text())
         if (c != '_') digits += c;
@@ -757,25 +781,25 @@ class Analyzer {
       } catch (...) {
       }
     }
-    if (is_type(n, "unary_operator") && e.text().rfind('-', 0) == 0) {
-      Expr inner = make_expr(field(n, "argument"), depth + 1);
+    if (is<"unary_operator">(n) && e.text().rfind('-', 0) == 0) {
+      Expr inner = make_expr(field<"argument">(n), depth + 1);
       if (inner.int_value()) e.set_int_value(-*inner.int_value());
     }
-    if (is_type(n, "true")) e.set_bool_value(true);
-    if (is_type(n, "false")) e.set_bool_value(false);
-    if (is_type(n, "lambda")) {
+    if (is<"true">(n)) e.set_bool_value(true);
+    if (is<"false">(n)) e.set_bool_value(false);
+    if (is<"lambda">(n)) {
       Expr::Lambda l;
-      Node params = field(n, "parameters");
+      Node params = field<"parameters">(n);
       for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(nth_named(params, i)));
-      l.body = view(field(n, "body"));
+      l.body = view(field<"body">(n));
       e.set_lambda(&m_.lambdas.emplace_back(std::move(l)));
     }
-    if (is_type(n, "call")) {
-      KeptName callee = m_.keep_name(m_.qualify(dotted(field(n, "function"))));
+    if (is<"call">(n)) {
+      KeptName callee = m_.keep_name(m_.qualify(dotted(field<"function">(n))));
       e.set_chain(build_chain(n, depth + 1), callee);
     }
-    if (is_type(n, "attribute")) e.set_chain(build_chain(n, depth + 1));
-    if (is_type(n, "identifier"))
+    if (is<"attribute">(n)) e.set_chain(build_chain(n, depth + 1));
+    if (is<"identifier">(n))
       if (auto it = bindings_.find(e.text()); it != bindings_.end()) e.set_chain(it->second);
     columns_.clear();  // nested expressions are complete by now: the list is this one's alone
     collect_columns(n, columns_, depth + 1, false);
@@ -803,15 +827,15 @@ class Analyzer {
     Node cur = n;
     std::vector<Link> links;
     for (std::size_t guard = 0; guard < kMaxLinks; ++guard) {
-      if (is_type(cur, "call")) {
-        Node fn = field(cur, "function");
-        Node args = field(cur, "arguments");
-        if (is_type(fn, "attribute")) {
+      if (is<"call">(cur)) {
+        Node fn = field<"function">(cur);
+        Node args = field<"arguments">(cur);
+        if (is<"attribute">(fn)) {
           Link l;
-          l.name = m_.keep_name(std::string(view(field(fn, "attribute"))));
+          l.name = m_.keep_name(std::string(view(field<"attribute">(fn))));
           l.is_call = true;
-          l.name_pos = pos_of(field(fn, "attribute"));
-          Node obj = field(fn, "object");
+          l.name_pos = pos_of(field<"attribute">(fn));
+          Node obj = field<"object">(fn);
           l.link_pos = removal_range(obj, cur);
           l.expr_pos = pos_of(cur);
           l.args = make_args(args, depth);
@@ -825,11 +849,11 @@ class Analyzer {
             std::uint32_t positional = 0;
             for (std::uint32_t i = 0, k = 0; i < named_count(args); ++i) {
               Node a = nth_named(args, i);
-              if (is_type(a, "comment")) continue;
-              bool keyword = is_type(a, "keyword_argument");
+              if (is<"comment">(a)) continue;
+              bool keyword = is<"keyword_argument">(a);
               Arg& arg = l.args[k++];
               if ((keyword && arg.keyword == "on") || (!keyword && positional == 1))
-                arg.value.set_condition(condition_of(keyword ? field(a, "value") : a, depth + 1));
+                arg.value.set_condition(condition_of(keyword ? field<"value">(a) : a, depth + 1));
               if (!keyword) ++positional;
             }
           }
@@ -841,14 +865,14 @@ class Analyzer {
         c.root = m_.keep_name(m_.qualify(dotted(fn)));
         if (c.root.empty()) c.root = m_.keep_name(std::string(view(fn)));
         c.root_expr = make_root_call(cur, depth + 1, c.root_args);
-        if (is_type(fn, "identifier")) calls_.push_back(&c);
+        if (is<"identifier">(fn)) calls_.push_back(&c);
         break;
       }
-      if (is_type(cur, "attribute")) {
+      if (is<"attribute">(cur)) {
         Link l;
-        l.name = m_.keep_name(std::string(view(field(cur, "attribute"))));
-        l.name_pos = pos_of(field(cur, "attribute"));
-        Node obj = field(cur, "object");
+        l.name = m_.keep_name(std::string(view(field<"attribute">(cur))));
+        l.name_pos = pos_of(field<"attribute">(cur));
+        Node obj = field<"object">(cur);
         l.link_pos = pos_of(cur);
         l.link_pos.start_byte = is_null(obj) ? l.link_pos.start_byte : node_end(obj);
         l.expr_pos = pos_of(cur);
@@ -856,7 +880,7 @@ class Analyzer {
         cur = obj;
         continue;
       }
-      if (is_type(cur, "parenthesized_expression") && unparen(cur) != cur) {
+      if (is<"parenthesized_expression">(cur) && unparen(cur) != cur) {
         cur = unparen(cur);
         continue;
       }
@@ -901,7 +925,7 @@ class Analyzer {
   // to args_out, each read as an expression of its own for rules that look inside (broadcast(x)).
   Chain::Root make_root_call(Node call, int depth, ArenaList<Arg>& args_out) {
     Chain::Root root{view(call), pos_of(call)};
-    if (depth < kMaxDepth) args_out = make_args(field(call, "arguments"), depth);
+    if (depth < kMaxDepth) args_out = make_args(field<"arguments">(call), depth);
     return root;
   }
 
@@ -910,15 +934,15 @@ class Analyzer {
   std::span<Arg> make_args(Node args, int depth) {
     const NodeSpan arg_nodes = named_children(args);
     std::size_t count = 0;
-    for (Node a : arg_nodes) count += is_type(a, "comment") ? 0 : 1;
+    for (Node a : arg_nodes) count += is<"comment">(a) ? 0 : 1;
     std::span<Arg> out = m_.arena.make<Arg>(count);
     std::size_t k = 0;
     for (Node a : arg_nodes) {
-      if (is_type(a, "comment")) continue;
+      if (is<"comment">(a)) continue;
       Arg& arg = out[k++];
-      if (is_type(a, "keyword_argument")) {
-        arg.keyword = m_.keep_name(std::string(view(field(a, "name"))));
-        arg.value = make_expr(field(a, "value"), depth + 1);
+      if (is<"keyword_argument">(a)) {
+        arg.keyword = m_.keep_name(std::string(view(field<"name">(a))));
+        arg.value = make_expr(field<"value">(a), depth + 1);
       } else {
         arg.value = make_expr(a, depth + 1);
       }
@@ -1061,7 +1085,7 @@ class Analyzer {
       m_.literal_collections.erase(name);
       return;
     }
-    std::string_view t = node_type(right);
+    const TypeName t{node_type(right)};
     if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") m_.literal_collections.insert(name);
     if (!functions_.empty() || loop_depth_ > 0 ||
         !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
@@ -1071,36 +1095,36 @@ class Analyzer {
   }
 
   void handle_assignment(Node n, int depth) {
-    Node left = field(n, "left");
-    Node right = field(n, "right");
+    Node left = field<"left">(n);
+    Node right = field<"right">(n);
     if (is_null(right)) return;
     // x = (df.cache()), black style: the parentheses change nothing.
     right = unparen(right);
     const Chain* chain = nullptr;
-    if (is_type(right, "call") || is_type(right, "attribute")) chain = build_chain(right, depth + 1);
+    if (is<"call">(right) || is<"attribute">(right)) chain = build_chain(right, depth + 1);
     visit_children_of_chain(right, depth + 1);
-    if (is_type(left, "identifier")) {
+    if (is<"identifier">(left)) {
       std::string name = text(left);
       note_constant(name, right, depth);
       if (chain != nullptr) {
         const_cast<Chain*>(chain)->assigned_to = m_.keep_name(std::string(view(left)));
         bind(name, chain);
         note_udf_binding(name, *chain);
-      } else if (is_type(right, "identifier") && bindings_.count(text(right)) != 0) {
+      } else if (is<"identifier">(right) && bindings_.count(text(right)) != 0) {
         bind(name, bindings_.at(text(right)));
       } else {
         bind(name, nullptr);
         // `acc = new if acc is None else acc.union(new)`: each branch's chain is what `name` may hold.
-        if (is_type(right, "conditional_expression") && named_count(right) == 3)
+        if (is<"conditional_expression">(right) && named_count(right) == 3)
           for (std::uint32_t i : {0U, 2U}) {
             Node branch = unparen(nth_named(right, i));
-            if (is_type(branch, "call") || is_type(branch, "attribute"))
+            if (is<"call">(branch) || is<"attribute">(branch))
               if (const Chain* c = build_chain(branch, depth + 1))
                 const_cast<Chain*>(c)->assigned_to = m_.keep_name(std::string(view(left)));
           }
       }
-    } else if (is_type(left, "attribute") && text(field(left, "object")) == "self") {
-      std::string name = "self." + text(field(left, "attribute"));
+    } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
+      std::string name = "self." + text(field<"attribute">(left));
       if (chain != nullptr) {
         const_cast<Chain*>(chain)->assigned_to = m_.keep_name(name);
         self_bindings_[name] = chain;
@@ -1120,12 +1144,12 @@ class Analyzer {
   }
 
   void handle_decorated(Node n, int depth) {
-    Node def = field(n, "definition");
-    std::string fname = is_type(def, "function_definition") ? text(field(def, "name")) : std::string();
+    Node def = field<"definition">(n);
+    std::string fname = is<"function_definition">(def) ? text(field<"name">(def)) : std::string();
     for (Node d : named_children(n)) {
-      if (!is_type(d, "decorator")) continue;
+      if (!is<"decorator">(d)) continue;
       Node expr = nth_named(d, 0);
-      Node callee = is_type(expr, "call") ? field(expr, "function") : expr;
+      Node callee = is<"call">(expr) ? field<"function">(expr) : expr;
       std::string q = m_.qualify(dotted(callee));
       if (q == "pyspark.sql.functions.udf") {
         m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname});
@@ -1272,7 +1296,7 @@ class Analyzer {
   void visit_children_of_chain(Node n, int depth) {
     // Inside a chain, only argument lists (and lambdas in them) can hold further statements of interest.
     if (depth > kMaxDepth || is_null(n)) return;
-    if (is_type(n, "call") || is_type(n, "attribute")) {
+    if (is<"call">(n) || is<"attribute">(n)) {
       const Chain* c = build_chain(n, depth + 1);
       if (noted_.insert(c).second) {
         first_lambda_ = root_lambda(n);
@@ -1280,18 +1304,18 @@ class Analyzer {
         note_setting(*c);
       }
       Node cur = n;
-      while (is_type(cur, "call") || is_type(cur, "attribute") || is_type(cur, "parenthesized_expression")) {
-        if (is_type(cur, "call")) {
-          Node args = field(cur, "arguments");
+      while (is<"call">(cur) || is<"attribute">(cur) || is<"parenthesized_expression">(cur)) {
+        if (is<"call">(cur)) {
+          Node args = field<"arguments">(cur);
           for (Node child : named_children(args)) visit(child, depth + 1);
-          cur = field(cur, "function");
-        } else if (is_type(cur, "attribute")) {
-          cur = field(cur, "object");
+          cur = field<"function">(cur);
+        } else if (is<"attribute">(cur)) {
+          cur = field<"object">(cur);
         } else {
           cur = nth_named(cur, 0);
         }
       }
-      if (!is_type(cur, "identifier")) visit(cur, depth + 1);
+      if (!is<"identifier">(cur)) visit(cur, depth + 1);
       return;
     }
     visit(n, depth);
@@ -1316,7 +1340,7 @@ class Analyzer {
   // `for df in dfs:` / `for name, df in items:` rebinds its targets on every turn.
   void note_loop_targets(Node target, int depth) {
     if (depth > kMaxDepth || is_null(target)) return;
-    if (is_type(target, "identifier")) {
+    if (is<"identifier">(target)) {
       loop_targets_[text(target)] = loops_.back();
       bind(text(target), nullptr);
       return;
@@ -1326,10 +1350,10 @@ class Analyzer {
 
   // Parameters and annotations of a def: `df: DataFrame` and `-> DataFrame` say what flows in and out.
   void note_function(Node def) {
-    FunctionInfo& f = m_.functions[text(field(def, "name"))];
+    FunctionInfo& f = m_.functions[text(field<"name">(def))];
     f.params.clear();
-    f.body = view(field(def, "body")).substr(0, std::size_t{16} * 1024);
-    Node params = field(def, "parameters");
+    f.body = view(field<"body">(def)).substr(0, std::size_t{16} * 1024);
+    Node params = field<"parameters">(def);
     auto is_dataframe_type = [&](Node type) {
       std::string t = text(type);
       return t == "DataFrame" || m_.qualify(t) == "pyspark.sql.DataFrame" ||
@@ -1339,14 +1363,14 @@ class Analyzer {
     for (Node p : named_children(params)) {
       std::string name;
       Node type{};
-      if (is_type(p, "identifier")) {
+      if (is<"identifier">(p)) {
         name = text(p);
-      } else if (is_type(p, "typed_parameter")) {
+      } else if (is<"typed_parameter">(p)) {
         name = named_count(p) > 0 ? text(nth_named(p, 0)) : std::string();
-        type = field(p, "type");
-      } else if (is_type(p, "default_parameter") || is_type(p, "typed_default_parameter")) {
-        name = text(field(p, "name"));
-        type = field(p, "type");
+        type = field<"type">(p);
+      } else if (is<"default_parameter">(p) || is<"typed_default_parameter">(p)) {
+        name = text(field<"name">(p));
+        type = field<"type">(p);
       }
       if (name.empty()) continue;
       f.params.push_back(name);
@@ -1355,7 +1379,7 @@ class Analyzer {
         f.dataframe_params.insert(name);
     }
     // A method's first parameter is the object itself, never a DataFrame passed in.
-    Node ret = field(def, "return_type");
+    Node ret = field<"return_type">(def);
     if (!is_null(ret) && is_dataframe_type(ret) && m_.qualify(text(ret)).find("pandas") == std::string::npos)
       f.returns_dataframe = true;
   }
@@ -1364,24 +1388,24 @@ class Analyzer {
   int spelled_out_turns(Node it) {
     it = unparen(it);
     // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
-    for (int guard = 0; guard < 4 && is_type(it, "call"); ++guard) {
-      std::string fn = text(field(it, "function"));
-      Node args = field(it, "arguments");
+    for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
+      std::string fn = text(field<"function">(it));
+      Node args = field<"arguments">(it);
       if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple") ||
           named_count(args) != 1)
         break;
       it = unparen(nth_named(args, 0));
     }
-    if (is_type(it, "list") || is_type(it, "tuple") || is_type(it, "set")) {
+    if (is<"list">(it) || is<"tuple">(it) || is<"set">(it)) {
       for (std::uint32_t i = 0; i < named_count(it); ++i)
-        if (is_type(nth_named(it, i), "list_splat")) return -1;
+        if (is<"list_splat">(nth_named(it, i))) return -1;
       return static_cast<int>(named_count(it));
     }
-    if (!is_type(it, "call") || text(field(it, "function")) != "range") return -1;
-    Node args = field(it, "arguments");
+    if (!is<"call">(it) || text(field<"function">(it)) != "range") return -1;
+    Node args = field<"arguments">(it);
     std::vector<long long> v;
     for (Node a : named_children(args)) {
-      if (!is_type(a, "integer")) return -1;
+      if (!is<"integer">(a)) return -1;
       try {
         v.push_back(std::stoll(text(a)));
       } catch (...) {
@@ -1397,18 +1421,18 @@ class Analyzer {
   const Chain* counted(Node e, int depth, bool& via_len) {
     e = unparen(e);
     via_len = false;
-    if (is_type(e, "call") && text(field(e, "function")) == "len") {
-      Node args = field(e, "arguments");
+    if (is<"call">(e) && text(field<"function">(e)) == "len") {
+      Node args = field<"arguments">(e);
       if (named_count(args) != 1) return nullptr;
       Node inner = unparen(nth_named(args, 0));
-      if (!is_type(inner, "call")) return nullptr;
+      if (!is<"call">(inner)) return nullptr;
       const Chain* c = build_chain(inner, depth + 1);
       if (c == nullptr || c->links.empty() || c->links.back().name != "collect" || !c->links.back().args.empty())
         return nullptr;
       via_len = true;
       return c;
     }
-    if (!is_type(e, "call")) return nullptr;
+    if (!is<"call">(e)) return nullptr;
     const Chain* c = build_chain(e, depth + 1);
     if (c == nullptr || c->links.empty() || c->links.back().name != "count" || !c->links.back().args.empty() ||
         !c->links.back().is_call)
@@ -1447,7 +1471,7 @@ class Analyzer {
       else if (op == ">=")
         op = "<=";
     }
-    if (c == nullptr || !is_type(unparen(lit), "integer")) return;
+    if (c == nullptr || !is<"integer">(unparen(lit))) return;
     std::string v = text(unparen(lit));
     if (v != "0" && v != "1") return;
     bool zero = v == "0";
@@ -1462,9 +1486,9 @@ class Analyzer {
     cond = unparen(cond);
     bool negated = false;
     Node whole = cond;
-    if (is_type(cond, "not_operator")) {
+    if (is<"not_operator">(cond)) {
       negated = true;
-      cond = unparen(field(cond, "argument"));
+      cond = unparen(field<"argument">(cond));
     }
     bool via_len = false;
     if (const Chain* c = counted(cond, depth, via_len)) note_size_test(c, via_len, negated, whole);
@@ -1472,7 +1496,7 @@ class Analyzer {
 
   void visit(Node n, int depth) {
     if (too_deep(n, depth) || is_null(n)) return;
-    std::string_view t = node_type(n);
+    const TypeName t{node_type(n)};
     if (t == "comment") {
       m_.comments.push_back({pos_of(n), view(n), cell_->number});
       return;
@@ -1482,27 +1506,27 @@ class Analyzer {
     if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement")
       ++statement_;
     if (t == "comparison_operator") note_comparison(n, depth);
-    if (t == "if_statement" || t == "elif_clause") note_truth_test(field(n, "condition"), depth);
-    if (t == "expression_statement" && named_count(n) == 1 && is_type(nth_named(n, 0), "call"))
+    if (t == "if_statement" || t == "elif_clause") note_truth_test(field<"condition">(n), depth);
+    if (t == "expression_statement" && named_count(n) == 1 && is<"call">(nth_named(n, 0)))
       note_whole_statement(n, depth);
     if (t == "decorated_definition") return handle_decorated(n, depth);
     if (t == "assignment") return handle_assignment(n, depth);
     if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
     if (t == "if_statement") {
-      visit(field(n, "condition"), depth + 1);
+      visit(field<"condition">(n), depth + 1);
       int id = ++next_if_;
       branches_.emplace_back(id, 0);
       branches_changed_ = true;
-      visit(field(n, "consequence"), depth + 1);
+      visit(field<"consequence">(n), depth + 1);
       branches_.pop_back();
       branches_changed_ = true;
       int branch = 1;
       for (Node c : all_children(n)) {
-        if (is_type(c, "comment")) {
+        if (is<"comment">(c)) {
           visit(c, depth + 1);
           continue;
         }
-        if (!is_type(c, "elif_clause") && !is_type(c, "else_clause")) continue;
+        if (!is<"elif_clause">(c) && !is<"else_clause">(c)) continue;
         branches_.emplace_back(id, branch++);
         branches_changed_ = true;
         visit(c, depth + 1);
@@ -1513,21 +1537,21 @@ class Analyzer {
     }
     if (t == "for_statement" || t == "while_statement") {
       ++statement_;
-      if (t == "while_statement") note_truth_test(field(n, "condition"), depth);
-      visit_children_of_chain(field(n, t == "for_statement" ? "right" : "condition"), depth + 1);
+      if (t == "while_statement") note_truth_test(field<"condition">(n), depth);
+      visit_children_of_chain(t == "for_statement" ? field<"right">(n) : field<"condition">(n), depth + 1);
       ++loop_depth_;
       loops_.push_back(++next_loop_);
       Loop& loop = m_.loops.emplace_back();
       loop.pos = pos_of(nth_child(n, 0));
       loop.cell = cell_->number;
-      if (t == "for_statement") loop.known_turns = spelled_out_turns(field(n, "right"));
+      if (t == "for_statement") loop.known_turns = spelled_out_turns(field<"right">(n));
       auto saved_targets = loop_targets_;
-      if (t == "for_statement") note_loop_targets(field(n, "left"), depth + 1);
-      visit(field(n, "body"), depth + 1);
+      if (t == "for_statement") note_loop_targets(field<"left">(n), depth + 1);
+      visit(field<"body">(n), depth + 1);
       loop_targets_ = std::move(saved_targets);
       loops_.pop_back();
       --loop_depth_;
-      visit(field(n, "alternative"), depth + 1);
+      visit(field<"alternative">(n), depth + 1);
       return;
     }
     if (t == "return_statement") {
@@ -1535,8 +1559,8 @@ class Analyzer {
       value = unparen(value);
       if (!functions_.empty()) {
         const Chain* r = nullptr;
-        if (is_type(value, "call") || is_type(value, "attribute")) r = build_chain(value, depth + 1);
-        if (is_type(value, "identifier"))
+        if (is<"call">(value) || is<"attribute">(value)) r = build_chain(value, depth + 1);
+        if (is<"identifier">(value))
           if (auto it = bindings_.find(text(value)); it != bindings_.end()) r = it->second;
         if (r != nullptr) m_.functions[std::string(functions_.back())].returns.push_back(r);
       }
@@ -1549,8 +1573,8 @@ class Analyzer {
       auto saved_targets = loop_targets_;
       loop_targets_.clear();
       note_function(n);
-      functions_.push_back(m_.keep_name(std::string(view(field(n, "name")))));
-      visit(field(n, "body"), depth + 1);
+      functions_.push_back(m_.keep_name(std::string(view(field<"name">(n)))));
+      visit(field<"body">(n), depth + 1);
       functions_.pop_back();
       loop_targets_ = std::move(saved_targets);
       close_scope(saved);
@@ -1560,13 +1584,13 @@ class Analyzer {
       std::size_t saved = open_scope();
       auto saved_self = std::move(self_bindings_);
       self_bindings_.clear();
-      visit(field(n, "body"), depth + 1);
+      visit(field<"body">(n), depth + 1);
       self_bindings_ = std::move(saved_self);
       close_scope(saved);
       return;
     }
     for (Node c : all_children(n)) {
-      if (is_named(c) || is_type(c, "comment")) visit(c, depth + 1);
+      if (is_named(c) || is<"comment">(c)) visit(c, depth + 1);
     }
   }
 };
