@@ -1658,7 +1658,8 @@ void* ModelArena::take(std::size_t bytes, std::size_t align) {
   if (blocks_.empty() || at + bytes > capacity_) {
     // A list larger than a block gets a block of its own (operator new[] aligns for any record).
     capacity_ = std::max(kBlock, bytes);
-    blocks_.push_back(std::make_unique<std::byte[]>(capacity_));
+    // Not zeroed: make() constructs what it hands out (zeroing was 0.7 % of a run and touched every page).
+    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(capacity_));
     at = 0;
   }
   used_ = at + bytes;

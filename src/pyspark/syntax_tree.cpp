@@ -12,7 +12,7 @@ namespace planlint::pyspark {
 namespace {
 
 SyntaxNode make_node(TSNode n, TSFieldId field) {
-  SyntaxNode s;
+  SyntaxNode s{};
   s.start_byte = ts_node_start_byte(n);
   s.end_byte = ts_node_end_byte(n);
   s.symbol = ts_node_symbol(n);
@@ -28,7 +28,7 @@ struct SyntaxTree::WalkBuffers {
   std::unique_ptr<PlanlintTsNode[]> out;  // not value-initialised: the walk writes what it returns
   std::size_t capacity = 0;
   PlanlintTsWalkStack stack{};
-  std::vector<std::uint32_t> next_kid, next_named;
+  UninitVector<std::uint32_t> next_kid, next_named;
   ~WalkBuffers() { planlint_ts_walk_stack_free(&stack); }
 };
 

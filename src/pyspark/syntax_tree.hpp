@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct TSTree;
@@ -22,15 +23,39 @@ using Node = const SyntaxNode*;
 using NodeSpan = std::span<const Node>;
 
 // A node's children and fields are read from the node alone (no tree needed).
+// Trivial (no member initialisers): a tree's nodes are written whole, never zeroed first.
 struct SyntaxNode {
-  std::uint32_t start_byte = 0, end_byte = 0;
-  const Node* kids = nullptr;  // child_count nodes, then the named_count named ones among them
-  std::uint32_t child_count = 0;
-  std::uint32_t named_count = 0;
-  std::uint16_t symbol = 0;  // tree-sitter's symbol (its type)
-  std::uint16_t field = 0;   // the field its parent gives it (tree-sitter's field id), 0 for none
-  bool named = false;
+  std::uint32_t start_byte, end_byte;
+  const Node* kids;  // child_count nodes, then the named_count named ones among them
+  std::uint32_t child_count;
+  std::uint32_t named_count;
+  std::uint16_t symbol;  // tree-sitter's symbol (its type)
+  std::uint16_t field;   // the field its parent gives it (tree-sitter's field id), 0 for none
+  bool named;
 };
+
+// An allocator whose resize() leaves trivial elements uninitialised (std::vector's value-initialises
+// them: a memset of every node before the walk writes it).
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <class U>
+  explicit UninitAllocator(const UninitAllocator<U>& /*other*/) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... A>
+  void construct(U* p, A&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(args)...);
+  }
+};
+template <class T>
+using UninitVector = std::vector<T, UninitAllocator<T>>;
 
 inline NodeSpan children(Node n) { return n == nullptr ? NodeSpan{} : NodeSpan(n->kids, n->child_count); }
 inline NodeSpan named_children(Node n) {
@@ -63,8 +88,8 @@ class SyntaxTree {
   [[nodiscard]] std::span<const SyntaxNode> nodes() const { return nodes_; }
 
  private:
-  std::vector<SyntaxNode> nodes_;
-  std::vector<Node> kids_;
+  UninitVector<SyntaxNode> nodes_;
+  UninitVector<Node> kids_;
   // Reused between builds: no allocation per tree once they have grown.
   std::vector<std::uint32_t> kid_index_, pending_, first_kid_;
   struct Frame {
