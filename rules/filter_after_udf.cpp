@@ -159,6 +159,9 @@ void check_filter_after_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   for (const auto& chain : m.chains) {
     if (!chain.is_dataframe) continue;
+    if (!has_own_link(
+            chain, [](const pyspark::Link& l) { return (l.name == "filter" || l.name == "where") && !l.args.empty(); }))
+      continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {

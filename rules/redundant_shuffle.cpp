@@ -175,6 +175,11 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per repartition, however many pipelines reach it
   for (const auto& chain : ctx.model().chains) {
     if (!chain.is_dataframe) continue;
+    if (!has_own_link(chain, [](const pyspark::Link& l) {
+          return l.name == "groupBy" || l.name == "groupby" || l.name == "join" || l.name == "distinct" ||
+                 l.name == "dropDuplicates";
+        }))
+      continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {

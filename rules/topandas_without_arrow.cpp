@@ -107,6 +107,10 @@ void check_topandas_without_arrow(SourceContext& ctx) {
   if (!ctx.options().target_spark_version.empty() && !ctx.options().targets_before(4, 2)) return;
   if (arrow_enabled(m)) return;
   for (const auto& chain : m.chains) {
+    if (!has_own_link(chain, [](const pyspark::Link& l) {
+          return l.is_call && (l.name == "toPandas" || l.name == "createDataFrame");
+        }))
+      continue;
     auto pipeline = chain.pipeline();
     for (std::size_t i = pipeline.size() - chain.links.size(); i < pipeline.size(); ++i) {
       const pyspark::Link& l = *pipeline[i].link;

@@ -54,15 +54,27 @@ bool keeps_partitioning(std::string_view method);
 // Walk back from pipeline[index] over partition-keeping steps; the first other step, or nullptr.
 const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index);
 
+// Whether one of the chain's own links (not those of the chains it is bound to) passes `pred`: rules
+// that act only at such a link ask this before building the chain's pipeline, which every rule
+// asking for every chain made one allocation per chain and rule.
+template <typename Pred>
+bool has_own_link(const pyspark::Chain& chain, Pred&& pred) {
+  for (const auto& l : chain.links)
+    if (pred(l)) return true;
+  return false;
+}
+
 // Every `.write` / `.writeTo` of the file with the step that feeds it (previous_step):
 // f(pipeline, index of the write, that step). single-file-write and small-files-write read these.
 template <typename F>
 void for_each_write(const pyspark::SourceModel& m, F&& f) {
+  auto is_write = [](const pyspark::Link& w) { return !w.is_call && (w.name == "write" || w.name == "writeTo"); };
   for (const auto& chain : m.chains) {
+    if (!has_own_link(chain, is_write)) continue;
     auto pipeline = chain.pipeline();
     for (std::size_t i = pipeline.size() - chain.links.size(); i < pipeline.size(); ++i) {
       const pyspark::Link& w = *pipeline[i].link;
-      if (w.is_call || (w.name != "write" && w.name != "writeTo")) continue;
+      if (!is_write(w)) continue;
       if (const pyspark::Step* prev = previous_step(pipeline, i)) f(pipeline, i, *prev);
     }
   }
