@@ -4,10 +4,6 @@
 
 #include <new>
 
-#if PLANLINT_TS_WALK
-#include "pyspark/ts_walk.h"
-#endif
-
 namespace planlint::pyspark {
 namespace {
 
@@ -25,11 +21,12 @@ SyntaxNode make_node(TSNode n, TSFieldId field) {
 
 #if PLANLINT_TS_WALK
 struct SyntaxTree::WalkBuffers {
-  std::unique_ptr<PlanlintTsNode[]> out;  // not value-initialised: the walk writes what it returns
-  std::size_t capacity = 0;
-  PlanlintTsWalkStack stack{};
-  UninitVector<std::uint32_t> next_kid, next_named;
-  ~WalkBuffers() { planlint_ts_walk_stack_free(&stack); }
+  PlanlintTsWalk walk{};
+  UninitVector<std::uint32_t> pending;
+  WalkBuffers() = default;
+  WalkBuffers(const WalkBuffers&) = delete;
+  WalkBuffers& operator=(const WalkBuffers&) = delete;
+  ~WalkBuffers() { planlint_ts_walk_free(&walk); }
 };
 
 bool SyntaxTree::reads_subtrees() { return true; }
@@ -42,39 +39,19 @@ void SyntaxTree::build_from_walk(const TSTree* tree) {
   if (tree == nullptr) return;
   if (!walk_) walk_ = std::make_unique<WalkBuffers>();
   WalkBuffers& w = *walk_;
+  // Room for every subtree; the walk writes the visible ones, and their kid lists, in place.
   const std::size_t bound = planlint_ts_node_bound(tree);
-  if (bound > w.capacity) {
-    w.out.reset(new PlanlintTsNode[bound]);
-    w.capacity = bound;
-  }
-  const std::size_t n = planlint_ts_walk(tree, w.out.get(), &w.stack);
+  nodes_.resize(bound);
+  kids_.resize(2 * bound);
+  w.pending.resize(bound);
+  w.walk.nodes = nodes_.data();
+  w.walk.kids = kids_.data();
+  w.walk.pending = w.pending.data();
+  std::size_t kid_count = 0;
+  const std::size_t n = planlint_ts_walk(tree, &w.walk, &kid_count);
   if (n == static_cast<std::size_t>(-1)) throw std::bad_alloc();
-  // Each node's children, then its named ones, are one run of kids_, in the order the walk met them.
-  nodes_.resize(n);
-  w.next_kid.resize(n);
-  w.next_named.resize(n);
-  std::uint32_t kid = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const PlanlintTsNode& t = w.out[i];
-    SyntaxNode& s = nodes_[i];
-    s.start_byte = t.start_byte;
-    s.end_byte = t.end_byte;
-    s.child_count = t.child_count;
-    s.named_count = t.named_count;
-    s.symbol = t.symbol;
-    s.field = t.field;
-    s.named = t.named != 0;
-    w.next_kid[i] = kid;
-    w.next_named[i] = kid + t.child_count;
-    kid += t.child_count + t.named_count;
-  }
-  kids_.resize(kid);
-  for (std::size_t i = 0; i < n; ++i) nodes_[i].kids = kids_.data() + w.next_kid[i];
-  for (std::size_t i = 1; i < n; ++i) {
-    const std::uint32_t parent = w.out[i].parent;
-    kids_[w.next_kid[parent]++] = &nodes_[i];
-    if (nodes_[i].named) kids_[w.next_named[parent]++] = &nodes_[i];
-  }
+  nodes_.resize(n);  // smaller: nothing moves
+  kids_.resize(kid_count);
 }
 #else
 struct SyntaxTree::WalkBuffers {};

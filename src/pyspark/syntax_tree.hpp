@@ -1,4 +1,4 @@
-// A tree-sitter syntax tree copied, in one cursor walk, into planlint's own nodes: each node's
+// A tree-sitter syntax tree copied, in one walk, into planlint's own nodes: each node's
 // children (all of them, and the named ones) are a contiguous list, and each child carries the
 // field its parent gives it. The analyzer asks for the same node's children and fields again and
 // again; tree-sitter 0.20's node API answers each of those by walking siblings from the first
@@ -12,27 +12,19 @@
 #include <utility>
 #include <vector>
 
+#include "pyspark/ts_walk.h"
+
 struct TSTree;
 
 namespace planlint::pyspark {
 
-struct SyntaxNode;
+// A node of a SyntaxTree (ts_walk.h: a C struct, so that the direct walk writes the nodes the
+// analyzer reads). Its children and fields are read from the node alone (no tree needed).
+using SyntaxNode = PlanlintSyntaxNode;
 // A node of a SyntaxTree, or nullptr where tree-sitter would give a null node (a missing field,
 // a child past the last). Valid while its tree lives and is not rebuilt.
 using Node = const SyntaxNode*;
 using NodeSpan = std::span<const Node>;
-
-// A node's children and fields are read from the node alone (no tree needed).
-// Trivial (no member initialisers): a tree's nodes are written whole, never zeroed first.
-struct SyntaxNode {
-  std::uint32_t start_byte, end_byte;
-  const Node* kids;  // child_count nodes, then the named_count named ones among them
-  std::uint32_t child_count;
-  std::uint32_t named_count;
-  std::uint16_t symbol;  // tree-sitter's symbol (its type)
-  std::uint16_t field;   // the field its parent gives it (tree-sitter's field id), 0 for none
-  bool named;
-};
 
 // An allocator whose resize() leaves trivial elements uninitialised (std::vector's value-initialises
 // them: a memset of every node before the walk writes it).
