@@ -98,6 +98,9 @@ constexpr std::pair<std::string_view, std::string_view> kActions[] = {
     {"foreach", "foreach()"},   {"foreachPartition", "foreachPartition()"},
     {"show", "show()"},         {"first", "first()"},
     {"take", "take()"},         {"head", "head()"}};
+// kActions' names, asked about for every call link of every chain.
+const util::NameSet kActionNames{
+    "count", "collect", "toPandas", "toLocalIterator", "foreach", "foreachPartition", "show", "first", "take", "head"};
 
 // An action a chain runs: two pointers (the lineage of a large file reaches a million of these).
 struct Action {
@@ -149,8 +152,7 @@ class Graph {
       // groupBy(...).count() is an aggregation, not an action.
       bool grouped = i > 0 && kGroupings.count(c.links[i - 1].name) != 0;
       if (grouped) continue;
-      for (const auto& entry : kActions)
-        if (l.name == entry.first) return Action{&c, &l};
+      if (kActionNames.contains(l.name)) return Action{&c, &l};
     }
     return std::nullopt;
   }

@@ -286,10 +286,17 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     if (path != nullptr && delta_log_path(path->value.text())) fact = {Rows::few, "a Delta transaction-log file"};
   }
   bool grouping = false;
+  // Every name a branch below acts on: the other links (most of them) are passed over without
+  // comparing their name with each.
+  static const util::NameSet acted_on{
+      "groupBy",  "groupby",   "rollup", "cube",        "groupingSets",  "agg",      "count",     "sum",
+      "avg",      "mean",      "min",    "max",         "applyInPandas", "apply",    "limit",     "sample",
+      "describe", "summary",   "tail",   "select",      "selectExpr",    "crosstab", "freqItems", "distinct",
+      "join",     "crossJoin", "union",  "unionByName", "unionAll",      "explode",  "flatMap"};
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
+    if (!l.is_call || !acted_on.contains(l.name)) continue;
     const std::string n(l.name);
-    if (!l.is_call) continue;
     if (n == "groupBy" || n == "groupby" || n == "rollup" || n == "cube" || n == "groupingSets") {
       grouping = true;
       continue;
