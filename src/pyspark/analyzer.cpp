@@ -246,6 +246,43 @@ Node unparen(Node n) {
   return n;
 }
 
+// A map that a statement fills and clears: a vector searched linearly while it holds a few entries
+// (a statement has a handful of chains; a std::map allocated a node for each), a std::map past that
+// (a statement that is a list of thousands of calls).
+template <class K, class V>
+class StatementMap {
+ public:
+  [[nodiscard]] const V* find(const K& key) const {
+    if (!large_.empty()) {
+      auto it = large_.find(key);
+      return it == large_.end() ? nullptr : &it->second;
+    }
+    for (const auto& [k, v] : small_)
+      if (k == key) return &v;
+    return nullptr;
+  }
+  // Adds key -> value unless key is there; whether it was added.
+  bool insert(const K& key, const V& value) {
+    if (find(key) != nullptr) return false;
+    if (large_.empty() && small_.size() < kSmall) {
+      small_.emplace_back(key, value);
+      return true;
+    }
+    if (large_.empty()) large_.insert(small_.begin(), small_.end());
+    large_.emplace(key, value);
+    return true;
+  }
+  void clear() {
+    small_.clear();
+    large_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kSmall = 32;
+  std::vector<std::pair<K, V>> small_;
+  std::map<K, V> large_;
+};
+
 class Analyzer {
  public:
   Analyzer(const SourceFile& file, SourceModel& model, std::size_t chunk_bytes)
@@ -366,10 +403,10 @@ class Analyzer {
     }
     --open_scopes_;
   }
-  std::map<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;  // this statement's chains by their bytes
+  StatementMap<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;  // this statement's chains by bytes
   int statement_ = 0;
   int loop_depth_ = 0;
-  std::set<const Chain*> noted_;
+  StatementMap<const Chain*, bool> noted_;
   std::vector<std::string_view> columns_;  // collect_columns' list for the expression being made
   Node statement_node_{};                  // the expression_statement being visited, if any
   std::optional<Expr::Lambda> first_lambda_;
@@ -809,9 +846,9 @@ class Analyzer {
 
   const Chain* build_chain(Node n, int depth) {
     auto key = std::make_pair(node_start(n), node_end(n));
-    if (auto it = built_.find(key); it != built_.end()) return it->second;
+    if (const Chain* const* built = built_.find(key)) return *built;
     Chain& c = m_.chains.emplace_back();
-    built_[key] = &c;
+    built_.insert(key, &c);
     c.cell = cell_->number;
     c.statement = statement_;
     c.in_loop = loop_depth_ > 0;
@@ -832,7 +869,7 @@ class Analyzer {
         Node args = field<"arguments">(cur);
         if (is<"attribute">(fn)) {
           Link l;
-          l.name = m_.keep_name(std::string(view(field<"attribute">(fn))));
+          l.name = m_.keep_name(view(field<"attribute">(fn)));
           l.is_call = true;
           l.name_pos = pos_of(field<"attribute">(fn));
           Node obj = field<"object">(fn);
@@ -863,14 +900,14 @@ class Analyzer {
         }
         c.root_is_call = true;
         c.root = m_.keep_name(m_.qualify(dotted(fn)));
-        if (c.root.empty()) c.root = m_.keep_name(std::string(view(fn)));
+        if (c.root.empty()) c.root = m_.keep_name(view(fn));
         c.root_expr = make_root_call(cur, depth + 1, c.root_args);
         if (is<"identifier">(fn)) calls_.push_back(&c);
         break;
       }
       if (is<"attribute">(cur)) {
         Link l;
-        l.name = m_.keep_name(std::string(view(field<"attribute">(cur))));
+        l.name = m_.keep_name(view(field<"attribute">(cur)));
         l.name_pos = pos_of(field<"attribute">(cur));
         Node obj = field<"object">(cur);
         l.link_pos = pos_of(cur);
@@ -884,7 +921,7 @@ class Analyzer {
         cur = unparen(cur);
         continue;
       }
-      c.root = m_.keep_name(std::string(view(cur)));
+      c.root = m_.keep_name(view(cur));
       c.root_expr.text = view(cur);
       c.root_expr.pos = pos_of(cur);
       break;
@@ -941,7 +978,7 @@ class Analyzer {
       if (is<"comment">(a)) continue;
       Arg& arg = out[k++];
       if (is<"keyword_argument">(a)) {
-        arg.keyword = m_.keep_name(std::string(view(field<"name">(a))));
+        arg.keyword = m_.keep_name(view(field<"name">(a)));
         arg.value = make_expr(field<"value">(a), depth + 1);
       } else {
         arg.value = make_expr(a, depth + 1);
@@ -1107,7 +1144,7 @@ class Analyzer {
       std::string name = text(left);
       note_constant(name, right, depth);
       if (chain != nullptr) {
-        const_cast<Chain*>(chain)->assigned_to = m_.keep_name(std::string(view(left)));
+        const_cast<Chain*>(chain)->assigned_to = m_.keep_name(view(left));
         bind(name, chain);
         note_udf_binding(name, *chain);
       } else if (is<"identifier">(right) && bindings_.count(text(right)) != 0) {
@@ -1120,7 +1157,7 @@ class Analyzer {
             Node branch = unparen(nth_named(right, i));
             if (is<"call">(branch) || is<"attribute">(branch))
               if (const Chain* c = build_chain(branch, depth + 1))
-                const_cast<Chain*>(c)->assigned_to = m_.keep_name(std::string(view(left)));
+                const_cast<Chain*>(c)->assigned_to = m_.keep_name(view(left));
           }
       }
     } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
@@ -1298,7 +1335,7 @@ class Analyzer {
     if (depth > kMaxDepth || is_null(n)) return;
     if (is<"call">(n) || is<"attribute">(n)) {
       const Chain* c = build_chain(n, depth + 1);
-      if (noted_.insert(c).second) {
+      if (noted_.insert(c, true)) {
         first_lambda_ = root_lambda(n);
         note_udf_call(*c);
         note_setting(*c);
@@ -1573,7 +1610,7 @@ class Analyzer {
       auto saved_targets = loop_targets_;
       loop_targets_.clear();
       note_function(n);
-      functions_.push_back(m_.keep_name(std::string(view(field<"name">(n)))));
+      functions_.push_back(m_.keep_name(view(field<"name">(n))));
       visit(field<"body">(n), depth + 1);
       functions_.pop_back();
       loop_targets_ = std::move(saved_targets);

@@ -560,9 +560,19 @@ struct SourceModel {
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
   std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
   std::deque<std::vector<std::pair<int, int>>> branch_lists;  // what Chain::branches views
-  std::unordered_set<std::string> names;                      // what Expr::callee views (each resolved name once)
-  std::string_view keep(std::string name) { return *names.insert(std::move(name)).first; }
-  KeptName keep_name(std::string name) { return KeptName(&*names.insert(std::move(name)).first); }
+  // Looked up by a view first: a name met again (most are) is kept without a string being made.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, NameHash, std::equal_to<>> names;  // what Expr::callee views (each name once)
+  const std::string* keep_string(std::string_view name) {
+    auto it = names.find(name);
+    if (it == names.end()) it = names.emplace(name).first;
+    return &*it;
+  }
+  std::string_view keep(std::string_view name) { return *keep_string(name); }
+  KeptName keep_name(std::string_view name) { return KeptName(keep_string(name)); }
 
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;
