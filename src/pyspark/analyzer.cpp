@@ -176,22 +176,6 @@ struct TypeName {
   }
 };
 
-// Field ids looked up once (thread-safe static init): ts_node_child_by_field_name would search the
-// language's field names on every call.
-TSFieldId field_id_by_name(const char* name) {
-  static const std::map<std::string, TSFieldId, std::less<>> ids = [] {
-    std::map<std::string, TSFieldId, std::less<>> m;
-    for (const char* f :
-         {"function", "arguments", "object", "attribute", "left", "right", "name", "alias", "module_name", "value",
-          "body", "parameters", "argument", "definition", "condition", "alternative", "type", "return_type"})
-      m.emplace(f, ts_language_field_id_for_name(tree_sitter_python(), f, static_cast<std::uint32_t>(std::strlen(f))));
-    return m;
-  }();
-  auto it = ids.find(std::string_view(name));
-  if (it != ids.end()) return it->second;
-  return ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<std::uint32_t>(std::strlen(name)));
-}
-
 // A string literal as a template argument: field<"body">(n) and is<"call">(n) look the name up in
 // the language once per name (a function-local static), and then compare integers.
 template <std::size_t N>
@@ -202,18 +186,28 @@ struct Literal {
   }
 };
 
+// Namespace-scope variable templates, not function-local statics: no guard to test on every call, so
+// field<> and is<> inline to a load and a compare. Initialised before main from the language alone
+// (a constant table), in no particular order, so they read nothing else initialised dynamically.
+template <Literal Name>
+const TSFieldId kFieldId = ts_language_field_id_for_name(tree_sitter_python(), Name.text.data(),
+                                                         static_cast<std::uint32_t>(Name.text.size() - 1));
+
 template <Literal Name>
 Node field(Node n) {
-  static const TSFieldId id = field_id_by_name(Name.text.data());
-  return is_null(n) ? n : child_by_field(n, id);
+  return is_null(n) ? n : child_by_field(n, kFieldId<Name>);
 }
 
 // The symbols whose type name is `name` (a name can be both a named and an anonymous symbol).
 class TypeSet {
  public:
   explicit TypeSet(std::string_view name) {
-    for (std::size_t i = 0; i < kSymbolNames.size() && i < kMaxSymbols; ++i)
-      if (kSymbolNames[i] == name) bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+    const TSLanguage* lang = tree_sitter_python();
+    const std::uint32_t count = ts_language_symbol_count(lang);
+    for (std::uint32_t i = 0; i < count && i < kMaxSymbols; ++i) {
+      const char* symbol = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
+      if (symbol != nullptr && name == symbol) bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
   }
   [[nodiscard]] bool contains(Node n) const {
     return !is_null(n) && n->symbol < kMaxSymbols && ((bits_[n->symbol / 64] >> (n->symbol % 64)) & 1U) != 0;
@@ -225,9 +219,11 @@ class TypeSet {
 };
 
 template <Literal Name>
+const TypeSet kTypeSet{std::string_view(Name.text.data(), Name.text.size() - 1)};
+
+template <Literal Name>
 bool is(Node n) {
-  static const TypeSet set(std::string_view(Name.text.data(), Name.text.size() - 1));
-  return set.contains(n);
+  return kTypeSet<Name>.contains(n);
 }
 
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
