@@ -305,7 +305,9 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   for (std::string_view p : pieces) line_total += piece_lines.emplace_back(util::line_count(p));
   result.lines.resize(line_total);
   std::size_t before = 0;  // lines in the pieces before
-  for (std::size_t k = 0; k < pieces.size() && !quoted.file_lines.empty(); before += piece_lines[k++])
+  // Pieces past the last quoted line are not scanned.
+  const std::size_t last_quoted = quoted.file_lines.empty() ? 0 : *quoted.file_lines.rbegin();
+  for (std::size_t k = 0; k < pieces.size() && before < last_quoted; before += piece_lines[k++])
     util::for_each_line_without_eol(pieces[k], [&](std::size_t n, std::string_view line) {
       if (quoted.file_lines.count(static_cast<std::uint32_t>(before + n)) != 0)
         result.lines.set(before + n - 1, std::string(line));

@@ -1709,9 +1709,9 @@ Place SourceModel::place(int cell_number, const Pos& pos) const {
   std::vector<std::uint32_t>& starts = cacheable ? line_starts_[static_cast<std::size_t>(cell_number)] : uncached;
   if (starts.empty()) {
     starts.push_back(0);
-    const std::string& t = cell(cell_number).text;
-    for (std::size_t i = 0; i < t.size(); ++i)
-      if (t[i] == '\n') starts.push_back(static_cast<std::uint32_t>(i + 1));
+    const std::string_view t = cell(cell_number).text;
+    for (std::size_t nl = t.find('\n'); nl != std::string_view::npos; nl = t.find('\n', nl + 1))
+      starts.push_back(static_cast<std::uint32_t>(nl + 1));
     starts.shrink_to_fit();
   }
   auto point = [&](std::uint32_t byte, std::uint32_t& line, std::uint32_t& column) {

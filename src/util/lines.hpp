@@ -1,6 +1,7 @@
 // Splitting text into lines, shared by the plan and source frontends, the reporters and the fixer.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,8 +45,7 @@ inline std::vector<std::string_view> line_views_without_eol(std::string_view tex
 
 // How many lines lines_keep_eol gives, without building them.
 inline std::size_t line_count(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text) n += c == '\n' ? 1 : 0;
+  const auto n = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
   return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
 }
 
