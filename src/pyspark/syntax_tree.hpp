@@ -18,8 +18,8 @@ struct TSTree;
 
 namespace planlint::pyspark {
 
-// A node of a SyntaxTree (ts_walk.h: a C struct, so that the direct walk writes the nodes the
-// analyzer reads). Its children and fields are read from the node alone (no tree needed).
+// planlint's copy of a syntax node: a C struct (ts_walk.h), so that the direct walk writes the nodes
+// the analyzer reads. Its children and fields are read from the node alone (no tree needed).
 using SyntaxNode = PlanlintSyntaxNode;
 // A node of a SyntaxTree, or nullptr where tree-sitter would give a null node (a missing field,
 // a child past the last). Valid while its tree lives and is not rebuilt.
@@ -88,7 +88,7 @@ class SyntaxTree {
     std::uint32_t node, pending_begin;
   };
   std::vector<Frame> frames_;
-  // The direct walk's output and frame stack (ts_walk.h), reused between builds.
+  // The direct walk's frame stack and pending list (ts_walk.h), reused between builds.
   struct WalkBuffers;
   std::unique_ptr<WalkBuffers> walk_;
   void build_from_walk(const TSTree* tree);
