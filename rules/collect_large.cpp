@@ -45,18 +45,18 @@ None.
 
 void check_collect_large(SourceContext& ctx) {
   const auto& m = ctx.model();
+  auto pulls = [](const pyspark::Link& l) {
+    return l.is_call && l.args.empty() && (l.name == "collect" || l.name == "toPandas");
+  };
   for (const auto& chain : m.chains) {
     // An RDD made on the driver or from files is not a DataFrame; one that holds a DataFrame's rows is.
     if (!chain.is_dataframe && !chain.rdd_of_dataframe) continue;
-    auto pulls = [](const pyspark::Link& l) {
-      return l.is_call && l.args.empty() && (l.name == "collect" || l.name == "toPandas");
-    };
     if (!has_own_link(chain, pulls)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {
       const pyspark::Link& l = *pipeline[i].link;
-      if (!l.is_call || !l.args.empty() || (l.name != "collect" && l.name != "toPandas")) continue;
+      if (!pulls(l)) continue;
       pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
       if (rows.rows != pyspark::Rows::unknown && rows.rows != pyspark::Rows::grouped) continue;
       if (rows.rows == pyspark::Rows::grouped) {

@@ -157,16 +157,15 @@ std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::L
 // .filter(cond) where cond does not use `name`.
 void check_filter_after_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
+  auto is_filter = [](const pyspark::Link& l) { return (l.name == "filter" || l.name == "where") && !l.args.empty(); };
   for (const auto& chain : m.chains) {
     if (!chain.is_dataframe) continue;
-    if (!has_own_link(
-            chain, [](const pyspark::Link& l) { return (l.name == "filter" || l.name == "where") && !l.args.empty(); }))
-      continue;
+    if (!has_own_link(chain, is_filter)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {
       const pyspark::Link& filter = *pipeline[i].link;
-      if ((filter.name != "filter" && filter.name != "where") || filter.args.empty()) continue;
+      if (!is_filter(filter)) continue;
       const pyspark::Expr& cond = filter.args[0].value;
       std::vector<std::string> cond_cols(cond.column_names().begin(), cond.column_names().end());
       if (cond.string_value()) {  // SQL expression string: its words are the columns

@@ -1,6 +1,7 @@
 // recomputed-lineage: a DataFrame with an expensive lineage that two or more actions (or branches of
 // one action) compute again from the source, without cache() or persist().
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <optional>
@@ -99,8 +100,11 @@ constexpr std::pair<std::string_view, std::string_view> kActions[] = {
     {"show", "show()"},         {"first", "first()"},
     {"take", "take()"},         {"head", "head()"}};
 // kActions' names, asked about for every call link of every chain.
-const util::NameSet kActionNames{
-    "count", "collect", "toPandas", "toLocalIterator", "foreach", "foreachPartition", "show", "first", "take", "head"};
+const util::NameSet kActionNames = [] {
+  std::array<std::string_view, std::size(kActions)> names;
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kActions[i].first;
+  return util::NameSet(names);
+}();
 
 // An action a chain runs: two pointers (the lineage of a large file reaches a million of these).
 struct Action {

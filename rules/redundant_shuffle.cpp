@@ -173,20 +173,20 @@ void check_redundant_shuffle(PlanContext& ctx) {
 // join(on=k) / distinct() / dropDuplicates().
 void check_redundant_shuffle_source(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per repartition, however many pipelines reach it
+  auto shuffles = [](const pyspark::Link& l) {
+    return l.name == "groupBy" || l.name == "groupby" || l.name == "join" || l.name == "distinct" ||
+           l.name == "dropDuplicates";
+  };
   for (const auto& chain : ctx.model().chains) {
     if (!chain.is_dataframe) continue;
-    if (!has_own_link(chain, [](const pyspark::Link& l) {
-          return l.name == "groupBy" || l.name == "groupby" || l.name == "join" || l.name == "distinct" ||
-                 l.name == "dropDuplicates";
-        }))
-      continue;
+    if (!has_own_link(chain, shuffles)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {
       const pyspark::Link& second = *pipeline[i].link;
+      if (!shuffles(second)) continue;
       const std::string m(second.name);
       bool all_columns = m == "distinct" || (m == "dropDuplicates" && second.args.empty());
-      if (!(m == "groupBy" || m == "groupby" || m == "join" || m == "distinct" || m == "dropDuplicates")) continue;
       const pyspark::Step* first = previous_step(pipeline, i);
       if (first == nullptr || first->link->name != "repartition") continue;
       auto keys1 = column_args(*first->link);

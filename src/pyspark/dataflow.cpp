@@ -286,8 +286,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     if (path != nullptr && delta_log_path(path->value.text())) fact = {Rows::few, "a Delta transaction-log file"};
   }
   bool grouping = false;
-  // Every name a branch below acts on: the other links (most of them) are passed over without
-  // comparing their name with each.
+  // Every name a branch below acts on (a new branch adds its names here): the other links, most of
+  // them, are passed over without comparing their name with each.
   static const util::NameSet acted_on{
       "groupBy",  "groupby",   "rollup", "cube",        "groupingSets",  "agg",      "count",     "sum",
       "avg",      "mean",      "min",    "max",         "applyInPandas", "apply",    "limit",     "sample",

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,8 @@ namespace planlint::util {
 
 class NameSet {
  public:
-  NameSet(std::initializer_list<std::string_view> names) {
+  NameSet(std::initializer_list<std::string_view> names) : NameSet(std::span(names.begin(), names.size())) {}
+  explicit NameSet(std::span<const std::string_view> names) {
     std::size_t size = 8;
     while (size < names.size() * 4) size *= 2;
     mask_ = size - 1;
