@@ -192,6 +192,19 @@ class Graph {
     return {edges_.data() + (lo - edges_.begin()), edges_.data() + (hi - edges_.begin())};
   }
 
+  // An upper bound of runs(c, ..., direct = true): c's own action once, and each use of c once, or
+  // twice in a loop c is not in. Below 2, c cannot be reported, and nothing more is computed for it
+  // (most chains: one use, the next statement).
+  [[nodiscard]] int most_direct_runs(const Chain& c) const {
+    int most = action(c) ? 1 : 0;
+    for (const Chain* u : children(&c)) {
+      if (u == &c) continue;
+      most += u->in_loop && u->loop > c.loop && turns(u->loop) != 1 ? 2 : 1;
+      if (most >= 2) break;
+    }
+    return most;
+  }
+
   [[nodiscard]] static bool caches(const Chain& c) {
     return std::any_of(c.links.begin(), c.links.end(),
                        [](const Link& l) { return l.is_call && kCaches.count(l.name) != 0; });
@@ -370,6 +383,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
   Graph g(m);
   for (const auto& c : m.chains) {
     if (c.assigned_to.empty() || !c.is_dataframe || c.ends_local || c.assigned_to.rfind("self.", 0) == 0) continue;
+    if (g.most_direct_runs(c) < 2) continue;
     if (Graph::caches(c) || g.cached_later(c)) continue;
     bool shuffles = false;
     if (!g.expensive(c, shuffles)) continue;

@@ -2,7 +2,6 @@
 #include "lint/engine.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 #include "lint/plan_context.hpp"
@@ -67,9 +66,12 @@ FileResult lint_plan_text(std::string path, std::string text, const LintOptions&
   return result;
 }
 
-std::string normalize_plan_line(std::string_view line) {
-  std::string out;
-  out.reserve(line.size());
+namespace {
+
+// normalize_plan_line(line) appended to `out` (a prefix already there is kept as it is).
+void append_normalized_plan_line(std::string_view line, std::string& out) {
+  const std::size_t base = out.size();
+  out.reserve(base + line.size());
   auto digit = [&](std::size_t i) { return i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); };
   for (std::size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
@@ -79,12 +81,20 @@ std::string normalize_plan_line(std::string_view line) {
     while (digit(end)) ++end;
     // Spark renumbers these between runs: name#123, [id=#12], [plan_id=45], *(3), "Exchange (17)".
     bool renumbered = c == '#' || (c == '(' && end < line.size() && line[end] == ')') ||
-                      (c == '=' && out.size() >= 8 && out.compare(out.size() - 8, 8, "plan_id=") == 0);
+                      (c == '=' && out.size() - base >= 8 && out.compare(out.size() - 8, 8, "plan_id=") == 0);
     if (renumbered) i = end - 1;
   }
   // Tree-drawing prefixes go too: moving a subtree must not change its fingerprint.
-  auto first = out.find_first_not_of(" :+-|");
-  return first == std::string::npos ? out : out.substr(first);
+  auto first = out.find_first_not_of(" :+-|", base);
+  if (first != std::string::npos) out.erase(base, first - base);
+}
+
+}  // namespace
+
+std::string normalize_plan_line(std::string_view line) {
+  std::string out;
+  append_normalized_plan_line(line, out);
+  return out;
 }
 
 void limit_related(Diagnostic& d) {
@@ -96,7 +106,10 @@ void limit_related(Diagnostic& d) {
 }
 
 void assign_fingerprints(FileResult& result) {
-  std::map<std::string, int> seen;
+  // The hash of "rule id \x1f normalized line \x1f n", n counting the findings before with the same
+  // first two parts. One key buffer for all findings, the hex digits written by hand.
+  std::map<std::string, int, std::less<>> seen;
+  std::string key;
   for (auto& d : result.diagnostics) {
     std::string_view line;
     const Location& l = d.location;
@@ -106,17 +119,25 @@ void assign_fingerprints(FileResult& result) {
     } else if (l.line >= 1 && l.line <= result.lines.size()) {
       line = result.lines[l.line - 1];
     }
-    std::string key = std::string(d.rule->id) + '\x1f' + normalize_plan_line(line);
-    int n = seen[key]++;
-    key += '\x1f' + std::to_string(n);
+    key.assign(d.rule->id);
+    key += '\x1f';
+    append_normalized_plan_line(line, key);
+    int n = 0;
+    if (auto it = seen.find(std::string_view(key)); it != seen.end())
+      n = it->second++;
+    else
+      seen.emplace(key, 1);
+    key += '\x1f';
+    key += std::to_string(n);
     std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bit
     for (unsigned char c : key) {
       h ^= c;
       h *= 1099511628211ULL;
     }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    d.fingerprint = buf;
+    char buf[16];
+    constexpr std::string_view kHex = "0123456789abcdef";
+    for (int i = 15; i >= 0; --i, h >>= 4) buf[i] = kHex[h & 0xf];
+    d.fingerprint = std::string_view(buf, sizeof buf);
   }
 }
 

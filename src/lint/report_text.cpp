@@ -13,8 +13,20 @@ namespace {
 
 struct Palette {
   bool on;
-  [[nodiscard]] std::string paint(std::string_view code, std::string_view text) const {
-    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+  // `text` in the colour `code` (an SGR sequence) when colour is on, appended to `out`; here the
+  // text is what `write(out)` appends, so it needs no string of its own.
+  template <class Write>
+  void paint_with(std::string& out, std::string_view code, Write&& write) const {
+    if (on) {
+      out += "\x1b[";
+      out += code;
+      out += 'm';
+    }
+    write(out);
+    if (on) out += "\x1b[0m";
+  }
+  void paint_to(std::string& out, std::string_view code, std::string_view text) const {
+    paint_with(out, code, [&](std::string& o) { o += text; });
   }
 };
 
@@ -37,20 +49,29 @@ bool is_control(char c) {
   return (u < 0x20 && c != '\t') || u == 0x7f;
 }
 
-std::string printable(std::string_view s) {
+// `s` appended to `out` with its control characters as \xNN.
+void append_printable(std::string& out, std::string_view s) {
   // Almost every line has none: copied whole, without looking at it a character at a time again.
   // A lambda, not the function's address: inlined, the scan is a tight loop (it was a call per
   // character, 0.5 % of a run).
-  if (std::none_of(s.begin(), s.end(), [](char c) { return is_control(c); })) return std::string(s);
-  std::string out;
-  out.reserve(s.size() + 8);
+  if (std::none_of(s.begin(), s.end(), [](char c) { return is_control(c); })) {
+    out += s;
+    return;
+  }
   for (char c : s) {
     if (is_control(c))
-      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+      fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(c));
     else
       out += c;
   }
-  return out;
+}
+
+// "cell C:L:C" in a notebook, else "L:C".
+void append_where(std::string& out, const Location& l) {
+  if (l.cell > 0)
+    fmt::format_to(std::back_inserter(out), "cell {}:{}:{}", l.cell, l.cell_line, l.cell_column);
+  else
+    fmt::format_to(std::back_inserter(out), "{}:{}", l.line, l.column);
 }
 
 constexpr std::size_t kQuoteWidth = 240;  // longer lines are cut around the column
@@ -74,7 +95,7 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   std::size_t start = column > 0 ? column - 1 : 0;
   // A very long line (minified JSON, a 50 MB one-liner): a window around the column.
   std::string_view view = full;
-  std::string head, tail;
+  std::string_view head, tail;
   if (full.size() > kQuoteWidth) {
     std::size_t from = start > kQuoteWidth / 3 ? start - kQuoteWidth / 3 : 0;
     view = full.substr(from, kQuoteWidth);
@@ -83,41 +104,79 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
     start = start >= from ? start - from : 0;
     len = std::min(len, view.size() > start ? view.size() - start : std::size_t{1});
   }
-  std::string line = head + printable(view) + tail;
-  std::string before = head + printable(view.substr(0, std::min(start, view.size())));
-  start = before.size();
-  std::string gutter = fmt::format("{:>5} | ", number);
-  out += p.paint("34", gutter) + line + "\n";
-  if (start + len > line.size() + 1) len = line.size() > start ? line.size() - start : 1;
-  std::string pad;
-  for (std::size_t i = 0; i < start && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
-  out += p.paint("34", std::string(gutter.size() - 2, ' ') + "| ") + pad +
-         p.paint("1;32", "^" + std::string(len - 1, '~')) + "\n";
+  // "  NNN | " then the line; the caret line below is padded to the same width.
+  char gutter[32];
+  const auto g = fmt::format_to_n(gutter, sizeof gutter, "{:>5} | ", number);
+  const std::string_view gutter_text(gutter, g.size < sizeof gutter ? g.size : sizeof gutter);
+  p.paint_to(out, "34", gutter_text);
+  const std::size_t line_at = out.size();
+  out += head;
+  const std::size_t cut = std::min(start, view.size());
+  append_printable(out, view.substr(0, cut));
+  start = out.size() - line_at;  // the caret's column in the quoted line
+  append_printable(out, view.substr(cut));
+  out += tail;
+  const std::size_t line_size = out.size() - line_at;
+  out += '\n';
+  if (start + len > line_size + 1) len = line_size > start ? line_size - start : 1;
+  p.paint_with(out, "34", [&](std::string& o) {
+    o.append(gutter_text.size() - 2, ' ');
+    o += "| ";
+  });
+  const std::size_t pad = std::min(start, line_size);
+  out.reserve(out.size() + pad + len + 16);
+  for (std::size_t i = 0; i < pad; ++i) out += out[line_at + i] == '\t' ? '\t' : ' ';
+  p.paint_with(out, "1;32", [&](std::string& o) {
+    o += '^';
+    o.append(len - 1, '~');
+  });
+  out += '\n';
 }
 
 void render_text_file(const FileResult& r, const Palette& p, std::string& out,
                       const std::function<void(std::string&)>& flush = {}) {
+  // Appended in place: a finding's text was a dozen temporary strings.
   for (const auto& d : r.diagnostics) {
     if (flush) flush(out);
-    std::string where = d.location.cell > 0 ? fmt::format("cell {}:{}:{}", d.location.cell, d.location.cell_line,
-                                                          d.location.cell_column)
-                                            : fmt::format("{}:{}", d.location.line, d.location.column);
-    out += fmt::format("{}:{}: {}: {} {}\n", p.paint("1", printable(r.path)), where,
-                       p.paint(severity_colour(d.severity), to_string(d.severity)), printable(d.message),
-                       p.paint("2", fmt::format("[{}]", d.rule->name)));
+    p.paint_with(out, "1", [&](std::string& o) { append_printable(o, r.path); });
+    out += ':';
+    append_where(out, d.location);
+    out += ": ";
+    p.paint_to(out, severity_colour(d.severity), to_string(d.severity));
+    out += ": ";
+    append_printable(out, d.message);
+    out += ' ';
+    p.paint_with(out, "2", [&](std::string& o) {
+      o += '[';
+      o += d.rule->name;
+      o += ']';
+    });
+    out += '\n';
     quote_line(out, r, d.location, p);
     for (const auto& rel : d.related) {
       const Location& l = rel.location;
-      std::string at = l.cell > 0 ? fmt::format("cell {}:{}:{}", l.cell, l.cell_line, l.cell_column)
-                                  : fmt::format("{}:{}", l.line, l.column);
-      out += fmt::format("  {}: {}:{}: {}\n", p.paint("1;36", "note"), printable(l.path), at, printable(rel.message));
+      out += "  ";
+      p.paint_to(out, "1;36", "note");
+      out += ": ";
+      append_printable(out, l.path);
+      out += ':';
+      append_where(out, l);
+      out += ": ";
+      append_printable(out, rel.message);
+      out += '\n';
     }
     if (d.fix) {
-      out += fmt::format("  {}: {}\n", p.paint("1;32", "fix"), d.fix->title);
+      out += "  ";
+      p.paint_to(out, "1;32", "fix");
+      out += ": ";
+      out += d.fix->title;
+      out += '\n';
       std::string_view s = d.fix->suggestion;
       while (!s.empty()) {
         auto nl = s.find('\n');
-        out += fmt::format("      {}\n", printable(s.substr(0, nl)));
+        out += "      ";
+        append_printable(out, s.substr(0, nl));
+        out += '\n';
         if (nl == std::string_view::npos) break;
         s.remove_prefix(nl + 1);
       }
