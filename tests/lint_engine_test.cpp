@@ -1,11 +1,15 @@
 // Engine behaviour: selection, fingerprints that survive renumbering and moved lines, AQE severity.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <optional>
+#include <random>
+#include <string>
 
 #include "lint/engine.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
+#include "util/lines.hpp"
 #include "util/memory.hpp"
 
 using namespace planlint::lint;
@@ -250,4 +254,26 @@ TEST_CASE("the large-input hooks bracket each large source file, and only those"
   { const planlint::util::LargeInputScope none(planlint::util::kLargeInput); }  // no hooks: nothing to run
   CHECK(large_input_enters == 3);
   CHECK(large_input_leaves == 3);
+}
+
+TEST_CASE("bytes and lines are counted eight at a time as std::count counts them", "[engine]") {
+  using planlint::util::count_byte;
+  using planlint::util::line_count;
+  CHECK(line_count("") == 0);
+  CHECK(line_count("a") == 1);
+  CHECK(line_count("a\n") == 1);
+  CHECK(line_count("a\nb") == 2);
+  CHECK(line_count(std::string(5000, '\n')) == 5000);  // lanes of one byte fill past 255 words
+  std::mt19937 rng(7);
+  for (int round = 0; round < 3000; ++round) {
+    std::string s(rng() % (round < 100 ? 6000 : 90), ' ');
+    const unsigned kind = rng() % 3;
+    for (char& c : s)
+      c = kind == 0 ? static_cast<char>(rng() % 256) : kind == 1 ? "\n\nx"[rng() % 3] : static_cast<char>(rng() % 4);
+    const std::string_view tail = std::string_view(s).substr(rng() % (s.size() + 1));  // unaligned starts
+    for (char b : {'\n', '\0', '\x80', '\xff', '\x01'}) {
+      CHECK(count_byte(s, b) == static_cast<std::size_t>(std::count(s.begin(), s.end(), b)));
+      CHECK(count_byte(tail, b) == static_cast<std::size_t>(std::count(tail.begin(), tail.end(), b)));
+    }
+  }
 }

@@ -107,6 +107,24 @@ std::optional<Noqa> parse_noqa(std::string_view comment, bool file_level) {
   return n;
 }
 
+// Findings in the order of their locations (stable). The order is sorted as indices and the findings
+// moved once: a finding is 256 bytes, and a merge sort moved each of them several times.
+void sort_by_location(std::vector<Diagnostic>& diagnostics) {
+  auto before = [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
+           std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
+  };
+  if (std::is_sorted(diagnostics.begin(), diagnostics.end(), before)) return;
+  std::vector<std::uint32_t> order(diagnostics.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return before(diagnostics[a], diagnostics[b]); });
+  std::vector<Diagnostic> sorted;
+  sorted.reserve(diagnostics.size());
+  for (std::uint32_t i : order) sorted.push_back(std::move(diagnostics[i]));
+  diagnostics = std::move(sorted);
+}
+
 }  // namespace
 
 bool is_source_path(std::string_view path) { return pyspark::is_source_path(path); }
@@ -279,10 +297,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     if (d.fix)
       for (auto& e : d.fix->edits) e.range.path = file.path;
   }
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.location.line, a.location.column, a.location.cell, a.location.cell_line, a.rule->id) <
-           std::tie(b.location.line, b.location.column, b.location.cell, b.location.cell_line, b.rule->id);
-  });
+  sort_by_location(result.diagnostics);
   // Every line number stays valid; only the lines findings quote keep their text, as in a cached
   // result (a large file's result is then a fraction of it).
   const QuotedLines quoted = quoted_lines(result);
@@ -304,26 +319,39 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   std::size_t line_total = 0;
   for (std::string_view p : pieces) line_total += piece_lines.emplace_back(util::line_count(p));
   result.lines.resize(line_total);
+  // Only the quoted lines are looked for: from one to the next by memchr, up to the last one.
   std::size_t before = 0;  // lines in the pieces before
-  // Pieces past the last quoted line are not scanned.
-  const std::size_t last_quoted = quoted.file_lines.empty() ? 0 : *quoted.file_lines.rbegin();
-  for (std::size_t k = 0; k < pieces.size() && before < last_quoted; before += piece_lines[k++])
-    util::for_each_line_without_eol(pieces[k], [&](std::size_t n, std::string_view line) {
-      if (quoted.file_lines.count(static_cast<std::uint32_t>(before + n)) != 0)
-        result.lines.set(before + n - 1, std::string(line));
-    });
+  auto next_quoted = quoted.file_lines.begin();
+  for (std::size_t k = 0; k < pieces.size() && next_quoted != quoted.file_lines.end(); before += piece_lines[k++]) {
+    const std::string_view piece = pieces[k];
+    std::size_t line = 1, at = 0;  // `at` is where line `line` of the piece starts
+    for (; next_quoted != quoted.file_lines.end() && *next_quoted <= before + piece_lines[k]; ++next_quoted) {
+      if (*next_quoted <= before) continue;  // line 0: not a line
+      const std::size_t want = *next_quoted - before;
+      for (; line < want; ++line) at = piece.find('\n', at) + 1;
+      const std::size_t nl = piece.find('\n', at);
+      std::string_view text = piece.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+      if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+      result.lines.set(*next_quoted - 1, std::string(text));
+    }
+  }
   if (notebook) {
     int max_cell = 0;
     for (const auto& c : file.cells) max_cell = std::max(max_cell, c.number);
     result.cell_lines.resize(static_cast<std::size_t>(max_cell));
     for (const auto& c : file.cells) {
-      const std::vector<std::string_view> views = util::line_views_without_eol(c.text);
+      const std::string_view text = c.text;
       auto& lines = result.cell_lines[static_cast<std::size_t>(c.number - 1)];
-      lines.resize(views.size());
+      lines.resize(util::line_count(text));
+      std::size_t line = 1, at = 0;  // as for the file's lines above
       for (auto it = quoted.cell_lines.lower_bound({c.number, 1});
-           it != quoted.cell_lines.end() && it->first == c.number; ++it)
-        if (it->second >= 1 && it->second <= views.size())
-          lines.set(it->second - 1, std::string(views[it->second - 1]));
+           it != quoted.cell_lines.end() && it->first == c.number && it->second <= lines.size(); ++it) {
+        for (; line < it->second; ++line) at = text.find('\n', at) + 1;
+        const std::size_t nl = text.find('\n', at);
+        std::string_view quoted_line = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+        if (!quoted_line.empty() && quoted_line.back() == '\r') quoted_line.remove_suffix(1);
+        lines.set(it->second - 1, std::string(quoted_line));
+      }
     }
   }
   assign_fingerprints(result);
