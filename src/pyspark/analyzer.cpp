@@ -168,6 +168,14 @@ namespace {
 
 // A node's type name, compared with literals inline: a length check, then a memcmp of a constant
 // size (std::string_view's operator== was a call per comparison in visit()).
+struct TypeName {
+  std::string_view name;
+  template <std::size_t N>
+  bool operator==(const char (&t)[N]) const {
+    return name.size() == N - 1 && std::memcmp(name.data(), t, N - 1) == 0;
+  }
+};
+
 // A string literal as a template argument: field<"body">(n) and is<"call">(n) look the name up in
 // the language once per name (a function-local static), and then compare integers.
 template <std::size_t N>
@@ -201,8 +209,7 @@ class TypeSet {
       if (symbol != nullptr && name == symbol) bits_[i / 64] |= std::uint64_t{1} << (i % 64);
     }
   }
-  // Inlined at every is<>: a call per type test was 0.4 % of a run.
-  [[nodiscard, gnu::always_inline]] bool contains(Node n) const {
+  [[nodiscard]] bool contains(Node n) const {
     return !is_null(n) && n->symbol < kMaxSymbols && ((bits_[n->symbol / 64] >> (n->symbol % 64)) & 1U) != 0;
   }
 
@@ -218,16 +225,6 @@ template <Literal Name>
 bool is(Node n) {
   return kTypeSet<Name>.contains(n);
 }
-
-// A node whose type is asked about against many names (visit()'s dispatch): `t.is<"call">()`, each
-// a test of one bit (as is<>), where comparing the type's name with each literal was a memcmp each.
-struct TypeName {
-  Node node;
-  template <Literal Name>
-  [[nodiscard]] bool is() const {
-    return kTypeSet<Name>.contains(node);
-  }
-};
 
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
 Node unparen(Node n) {
@@ -702,11 +699,10 @@ class Analyzer {
   // A literal operand: `5`, "x", None, F.lit(...): comparing a column with it is a filter, not a key.
   bool is_literal(Node n) const {
     n = unparen(n);
-    const TypeName t{n};
-    if (t.is<"string">() || t.is<"integer">() || t.is<"float">() || t.is<"true">() || t.is<"false">() || t.is<"none">())
-      return true;
-    if (t.is<"unary_operator">()) return is_literal(field<"argument">(n));
-    return t.is<"call">() && m_.qualify(dotted(field<"function">(n))) == "pyspark.sql.functions.lit";
+    const TypeName t{node_type(n)};
+    if (t == "string" || t == "integer" || t == "float" || t == "true" || t == "false" || t == "none") return true;
+    if (t == "unary_operator") return is_literal(field<"argument">(n));
+    return t == "call" && m_.qualify(dotted(field<"function">(n))) == "pyspark.sql.functions.lit";
   }
 
   // How a join condition reads (see Expr::Condition). The conjuncts of `&` (and of a list) need one
@@ -715,8 +711,8 @@ class Analyzer {
     using C = Expr::Condition;
     n = unparen(n);
     if (depth > kMaxDepth || is_null(n)) return C::unknown;
-    const TypeName t{n};
-    if (t.is<"string">()) return C::keys;
+    const TypeName t{node_type(n)};
+    if (t == "string") return C::keys;
     if (is_literal(n)) return C::no_equality;  // None, F.lit(True): no condition at all
     auto combine_and = [&](const std::vector<Node>& parts) {
       bool all_keys = !parts.empty(), all_known = true;
@@ -729,21 +725,21 @@ class Analyzer {
       if (all_keys) return C::keys;
       return all_known ? C::no_equality : C::unknown;
     };
-    if (t.is<"list">() || t.is<"tuple">()) {
+    if (t == "list" || t == "tuple") {
       std::vector<Node> parts;
       for (std::uint32_t i = 0; i < named_count(n); ++i)
         if (!is<"comment">(nth_named(n, i))) parts.push_back(nth_named(n, i));
       return combine_and(parts);
     }
-    if (t.is<"comparison_operator">()) {
+    if (t == "comparison_operator") {
       bool eq = false, other = false;
       for (std::uint32_t i = 0; i < child_count(n); ++i) {
         Node ch = nth_child(n, i);
         if (is_named(ch)) continue;
-        const TypeName op{ch};
-        if (op.is<"==">())
+        const TypeName op{node_type(ch)};
+        if (op == "==")
           eq = true;
-        else if (op.is<"!=">() || op.is<"<">() || op.is<">">() || op.is<"<=">() || op.is<">=">() || op.is<"<>">())
+        else if (op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=" || op == "<>")
           other = true;
         else
           return C::unknown;  // in, is: not Column operators
@@ -753,7 +749,7 @@ class Analyzer {
       bool literal = is_literal(nth_named(n, 0)) || is_literal(nth_named(n, 1));
       return literal ? C::no_equality : C::equality;
     }
-    if (t.is<"binary_operator">()) {
+    if (t == "binary_operator") {
       std::string op = text(field<"operator">(n));
       if (op == "&") return combine_and({field<"left">(n), field<"right">(n)});
       if (op == "|") {
@@ -762,9 +758,9 @@ class Analyzer {
       }
       return C::unknown;
     }
-    if (t.is<"unary_operator">() && text(field<"operator">(n)) == "~")
+    if (t == "unary_operator" && text(field<"operator">(n)) == "~")
       return condition_of(field<"argument">(n), depth + 1) == C::unknown ? C::unknown : C::no_equality;
-    if (t.is<"call">()) {
+    if (t == "call") {
       Node fn = field<"function">(n);
       std::string name = is<"attribute">(fn) ? text(field<"attribute">(fn)) : m_.qualify(dotted(fn));
       static const util::NameSet kNoEquality{"startswith",
@@ -1122,10 +1118,10 @@ class Analyzer {
       m_.literal_collections.erase(name);
       return;
     }
-    const TypeName t{right};
-    if (t.is<"dictionary">() || t.is<"list">() || t.is<"tuple">() || t.is<"set">()) m_.literal_collections.insert(name);
+    const TypeName t{node_type(right)};
+    if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") m_.literal_collections.insert(name);
     if (!functions_.empty() || loop_depth_ > 0 ||
-        !(t.is<"string">() || t.is<"integer">() || t.is<"true">() || t.is<"false">() || t.is<"unary_operator">()))
+        !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
       return;
     Expr e = make_expr(right, depth + 1);
     if (e.string_value() || e.int_value() || e.bool_value()) constants_.emplace(name, e);
@@ -1533,24 +1529,23 @@ class Analyzer {
 
   void visit(Node n, int depth) {
     if (too_deep(n, depth) || is_null(n)) return;
-    const TypeName t{n};
-    if (t.is<"comment">()) {
+    const TypeName t{node_type(n)};
+    if (t == "comment") {
       m_.comments.push_back({pos_of(n), view(n), cell_->number});
       return;
     }
-    if (t.is<"import_statement">()) return handle_import(n);
-    if (t.is<"import_from_statement">()) return handle_import_from(n);
-    if (t.is<"expression_statement">() || t.is<"return_statement">() || t.is<"if_statement">() ||
-        t.is<"with_statement">())
+    if (t == "import_statement") return handle_import(n);
+    if (t == "import_from_statement") return handle_import_from(n);
+    if (t == "expression_statement" || t == "return_statement" || t == "if_statement" || t == "with_statement")
       ++statement_;
-    if (t.is<"comparison_operator">()) note_comparison(n, depth);
-    if (t.is<"if_statement">() || t.is<"elif_clause">()) note_truth_test(field<"condition">(n), depth);
-    if (t.is<"expression_statement">() && named_count(n) == 1 && is<"call">(nth_named(n, 0)))
+    if (t == "comparison_operator") note_comparison(n, depth);
+    if (t == "if_statement" || t == "elif_clause") note_truth_test(field<"condition">(n), depth);
+    if (t == "expression_statement" && named_count(n) == 1 && is<"call">(nth_named(n, 0)))
       note_whole_statement(n, depth);
-    if (t.is<"decorated_definition">()) return handle_decorated(n, depth);
-    if (t.is<"assignment">()) return handle_assignment(n, depth);
-    if (t.is<"call">() || t.is<"attribute">()) return visit_children_of_chain(n, depth);
-    if (t.is<"if_statement">()) {
+    if (t == "decorated_definition") return handle_decorated(n, depth);
+    if (t == "assignment") return handle_assignment(n, depth);
+    if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
+    if (t == "if_statement") {
       visit(field<"condition">(n), depth + 1);
       int id = ++next_if_;
       branches_.emplace_back(id, 0);
@@ -1573,18 +1568,18 @@ class Analyzer {
       }
       return;
     }
-    if (t.is<"for_statement">() || t.is<"while_statement">()) {
+    if (t == "for_statement" || t == "while_statement") {
       ++statement_;
-      if (t.is<"while_statement">()) note_truth_test(field<"condition">(n), depth);
-      visit_children_of_chain(t.is<"for_statement">() ? field<"right">(n) : field<"condition">(n), depth + 1);
+      if (t == "while_statement") note_truth_test(field<"condition">(n), depth);
+      visit_children_of_chain(t == "for_statement" ? field<"right">(n) : field<"condition">(n), depth + 1);
       ++loop_depth_;
       loops_.push_back(++next_loop_);
       Loop& loop = m_.loops.emplace_back();
       loop.pos = pos_of(nth_child(n, 0));
       loop.cell = cell_->number;
-      if (t.is<"for_statement">()) loop.known_turns = spelled_out_turns(field<"right">(n));
+      if (t == "for_statement") loop.known_turns = spelled_out_turns(field<"right">(n));
       auto saved_targets = loop_targets_;
-      if (t.is<"for_statement">()) note_loop_targets(field<"left">(n), depth + 1);
+      if (t == "for_statement") note_loop_targets(field<"left">(n), depth + 1);
       visit(field<"body">(n), depth + 1);
       loop_targets_ = std::move(saved_targets);
       loops_.pop_back();
@@ -1592,7 +1587,7 @@ class Analyzer {
       visit(field<"alternative">(n), depth + 1);
       return;
     }
-    if (t.is<"return_statement">()) {
+    if (t == "return_statement") {
       Node value = named_count(n) > 0 ? nth_named(n, 0) : Node{};
       value = unparen(value);
       if (!functions_.empty()) {
@@ -1605,7 +1600,7 @@ class Analyzer {
       visit_children_of_chain(value, depth + 1);
       return;
     }
-    if (t.is<"function_definition">()) {
+    if (t == "function_definition") {
       // A function body runs later and elsewhere: its bindings do not leak out.
       std::size_t saved = open_scope();
       auto saved_targets = loop_targets_;
@@ -1618,7 +1613,7 @@ class Analyzer {
       close_scope(saved);
       return;
     }
-    if (t.is<"class_definition">()) {
+    if (t == "class_definition") {
       std::size_t saved = open_scope();
       auto saved_self = std::move(self_bindings_);
       self_bindings_.clear();
