@@ -286,7 +286,9 @@ class Analyzer {
       : file_(file), m_(model), chunk_bytes_(chunk_bytes) {}
 
   void run() {
-    PythonParser parser;
+    // One parser per thread for every file: a new one per file started with empty stacks and
+    // pools, grown again by each file's first parse.
+    thread_local PythonParser parser;
     for (const Cell& cell : file_.cells) {
       cell_ = &cell;
       if (cell.language == CellLanguage::sql) {
@@ -583,6 +585,25 @@ class Analyzer {
   }
 
   // "a.b.c" for identifier/attribute nodes, "" otherwise.
+  // m_.qualify(dotted(n)), valid until the next call: a view of the cell's text when n's text is
+  // its dotted name (no spaces, comments or line breaks inside), else of the analyzer's buffers.
+  // (Only ASCII text is taken as it is: tree-sitter skips some Unicode spaces between tokens.)
+  std::string_view qualified(Node n) const {
+    std::string_view name;
+    Node cur = n;
+    while (is<"attribute">(cur) && !is_null(field<"attribute">(cur))) cur = field<"object">(cur);
+    const std::string_view whole = view(n);
+    if (is<"identifier">(cur) && std::all_of(whole.begin(), whole.end(), [](char ch) {
+          return ch == '.' || ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9');
+        }))
+      name = whole;
+    else
+      name = dotted_buffer_ = dotted(n);
+    return m_.qualify(name, qualify_buffer_);
+  }
+  mutable std::string dotted_buffer_, qualify_buffer_;
+
   std::string dotted(Node n) const {
     if (is<"identifier">(n)) return text(n);
     if (is<"attribute">(n)) {
@@ -597,10 +618,10 @@ class Analyzer {
     for (Node c : named_children(n)) {
       if (is<"dotted_name">(c)) {
         std::string name = text(c);
-        m_.imports[name.substr(0, name.find('.'))] = name.substr(0, name.find('.'));
-        m_.imports[name] = name;
+        m_.set_import(name.substr(0, name.find('.')), name.substr(0, name.find('.')));
+        m_.set_import(name, name);
       } else if (is<"aliased_import">(c)) {
-        m_.imports[text(field<"alias">(c))] = text(field<"name">(c));
+        m_.set_import(view(field<"alias">(c)), text(field<"name">(c)));
       }
     }
   }
@@ -612,9 +633,9 @@ class Analyzer {
       if (is<"wildcard_import">(c)) {
         m_.star_imports.insert(module);
       } else if (is<"dotted_name">(c)) {
-        m_.imports[text(c)] = module + "." + text(c);
+        m_.set_import(view(c), module + "." + text(c));
       } else if (is<"aliased_import">(c)) {
-        m_.imports[text(field<"alias">(c))] = module + "." + text(field<"name">(c));
+        m_.set_import(view(field<"alias">(c)), module + "." + text(field<"name">(c)));
       }
     }
   }
@@ -641,15 +662,14 @@ class Analyzer {
     }
     if (is<"attribute">(n)) {
       Node obj = field<"object">(n);
-      if (is<"identifier">(obj) && m_.imports.count(text(obj)) == 0) out.push_back(view(field<"attribute">(n)));
+      if (is<"identifier">(obj) && !m_.has_import(view(obj))) out.push_back(view(field<"attribute">(n)));
     }
     if (is<"call">(n)) {
-      std::string callee = m_.qualify(dotted(field<"function">(n)));
-      bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" ||
-                    callee == "pyspark.sql.functions.expr";
+      const std::string_view callee = qualified(field<"function">(n));
+      const bool expr_fn = callee == "pyspark.sql.functions.expr";
+      const bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" || expr_fn;
       Node args = field<"arguments">(n);
-      for (Node child : named_children(args))
-        collect_columns(child, out, depth + 1, callee == "pyspark.sql.functions.expr");
+      for (Node child : named_children(args)) collect_columns(child, out, depth + 1, expr_fn);
       if (!col_fn) collect_columns(field<"function">(n), out, depth + 1, false);
       return;
     }
@@ -703,7 +723,7 @@ class Analyzer {
     const TypeName t{node_type(n)};
     if (t == "string" || t == "integer" || t == "float" || t == "true" || t == "false" || t == "none") return true;
     if (t == "unary_operator") return is_literal(field<"argument">(n));
-    return t == "call" && m_.qualify(dotted(field<"function">(n))) == "pyspark.sql.functions.lit";
+    return t == "call" && qualified(field<"function">(n)) == "pyspark.sql.functions.lit";
   }
 
   // How a join condition reads (see Expr::Condition). The conjuncts of `&` (and of a list) need one
@@ -777,7 +797,7 @@ class Analyzer {
                                              "pyspark.sql.functions.array_contains",
                                              "pyspark.sql.functions.arrays_overlap"};
       if (name == "eqNullSafe") return C::equality;
-      if (kNoEquality.count(name) != 0 || kNoEquality.count(m_.qualify(dotted(fn))) != 0) return C::no_equality;
+      if (kNoEquality.count(name) != 0 || kNoEquality.count(qualified(fn)) != 0) return C::no_equality;
     }
     return C::unknown;
   }
@@ -829,7 +849,7 @@ class Analyzer {
       e.set_lambda(&m_.lambdas.emplace_back(std::move(l)));
     }
     if (is<"call">(n)) {
-      KeptName callee = m_.keep_name(m_.qualify(dotted(field<"function">(n))));
+      KeptName callee = m_.keep_name(qualified(field<"function">(n)));
       e.set_chain(build_chain(n, depth + 1), callee);
     }
     if (is<"attribute">(n)) e.set_chain(build_chain(n, depth + 1));
@@ -896,7 +916,7 @@ class Analyzer {
           continue;
         }
         c.root_is_call = true;
-        c.root = m_.keep_name(m_.qualify(dotted(fn)));
+        c.root = m_.keep_name(qualified(fn));
         if (c.root.empty()) c.root = m_.keep_name(view(fn));
         c.root_expr = make_root_call(cur, depth + 1, c.root_args);
         if (is<"identifier">(fn)) calls_.push_back(&c);
@@ -1184,7 +1204,7 @@ class Analyzer {
       if (!is<"decorator">(d)) continue;
       Node expr = nth_named(d, 0);
       Node callee = is<"call">(expr) ? field<"function">(expr) : expr;
-      std::string q = m_.qualify(dotted(callee));
+      const std::string q(qualified(callee));
       if (q == "pyspark.sql.functions.udf") {
         m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname});
         m_.udf_names.insert(fname);
@@ -1668,23 +1688,38 @@ const Chain* Chain::origin() const {
   return c;
 }
 
-std::string SourceModel::qualify(std::string_view dotted) const {
+void SourceModel::set_import(std::string_view local, std::string qualified) {
+  auto it = imports.find(local);
+  if (it == imports.end()) it = imports.emplace(std::string(local), std::string()).first;
+  it->second = std::move(qualified);
+  import_index_[it->first] = &it->second;
+}
+
+std::string_view SourceModel::qualify(std::string_view dotted, std::string& buffer) const {
   if (dotted.empty()) return {};
   auto dot = dotted.find('.');
   const std::string_view head = dotted.substr(0, dot);
-  if (auto it = imports.find(head); it != imports.end()) {
-    std::string out;
+  if (auto it = import_index_.find(head); it != import_index_.end()) {
     const std::string_view rest = dot == std::string_view::npos ? std::string_view{} : dotted.substr(dot);
-    out.reserve(it->second.size() + rest.size());
-    out += it->second;
-    out += rest;
-    return out;
+    if (rest.empty()) return *it->second;
+    buffer.assign(*it->second);
+    buffer += rest;
+    return buffer;
   }
   if (dot == std::string_view::npos && star_imports.count("pyspark.sql.functions") != 0) {
     static const util::NameSet known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
-    if (known.contains(head)) return "pyspark.sql.functions." + std::string(head);
+    if (known.contains(head)) {
+      buffer.assign("pyspark.sql.functions.");
+      buffer += head;
+      return buffer;
+    }
   }
-  return std::string(dotted);
+  return dotted;
+}
+
+std::string SourceModel::qualify(std::string_view dotted) const {
+  std::string buffer;
+  return std::string(qualify(dotted, buffer));
 }
 
 void* ModelArena::take(std::size_t bytes, std::size_t align) {

@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <map>
@@ -549,7 +550,7 @@ struct SourceModel {
   std::vector<Comment> comments;
   std::vector<SyntaxProblem> syntax_errors;
   std::vector<SyntaxProblem> depth_limits;  // code nested too deep to analyse: once per cell, where it starts
-  std::map<std::string, std::string, std::less<>> imports;  // local name -> dotted module or object
+  std::map<std::string, std::string, std::less<>> imports;  // local name -> dotted module or object (set_import)
   std::set<std::string, std::less<>> star_imports;          // modules imported with *
   std::set<std::string, std::less<>> udf_names;             // names bound to row-at-a-time UDFs
   std::set<std::string, std::less<>>
@@ -563,7 +564,25 @@ struct SourceModel {
   // Looked up by a view first: a name met again (most are) is kept without a string being made.
   struct NameHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    // Eight bytes at a time, inline: names are short, and std::hash's call was most of a lookup.
+    std::size_t operator()(std::string_view s) const noexcept {
+      constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+      std::uint64_t h = (s.size() + 1) * kMul;
+      std::size_t i = 0;
+      for (; s.size() - i >= 8; i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, s.data() + i, 8);
+        h = (h ^ w) * kMul;
+        h ^= h >> 29;
+      }
+      if (i < s.size()) {
+        std::uint64_t w = 0;
+        for (std::size_t k = i; k < s.size(); ++k) w = (w << 8) | static_cast<unsigned char>(s[k]);
+        h = (h ^ w) * kMul;
+        h ^= h >> 29;
+      }
+      return static_cast<std::size_t>(h);
+    }
   };
   std::unordered_set<std::string, NameHash, std::equal_to<>> names;  // what Expr::callee views (each name once)
   const std::string* keep_string(std::string_view name) {
@@ -574,8 +593,14 @@ struct SourceModel {
   std::string_view keep(std::string_view name) { return *keep_string(name); }
   KeptName keep_name(std::string_view name) { return KeptName(keep_string(name)); }
 
+  // imports[local] = qualified, also in the hashed index that qualify() reads.
+  void set_import(std::string_view local, std::string qualified);
+  [[nodiscard]] bool has_import(std::string_view local) const { return import_index_.count(local) != 0; }
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;
+  // The same, as a view of `dotted` when nothing is imported under its first name, else of `buffer`
+  // (no string is made for most names).
+  [[nodiscard]] std::string_view qualify(std::string_view dotted, std::string& buffer) const;
   [[nodiscard]] bool is_function(std::string_view dotted, std::string_view qualified) const;
   [[nodiscard]] const Cell& cell(int number) const;
   // Lines and columns of a position in a cell (line starts read once per cell, when first asked).
@@ -583,6 +608,9 @@ struct SourceModel {
 
  private:
   mutable std::vector<std::vector<std::uint32_t>> line_starts_;  // by cell number
+  // imports, hashed: qualify() asks for every call's name (a std::map lookup compared strings a
+  // dozen times). The keys view the map's own (its nodes do not move).
+  std::unordered_map<std::string_view, const std::string*, NameHash, std::equal_to<>> import_index_;
 };
 
 // A Python cell longer than chunk_bytes is parsed a run of top-level statements at a time (see
