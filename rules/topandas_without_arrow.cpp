@@ -83,9 +83,10 @@ bool literal_rows(const pyspark::SourceModel& m, const pyspark::Link& l) {
 enum class Pandas { no, yes, literal };
 
 Pandas pandas_chain(const pyspark::SourceModel& m, const pyspark::Chain* c) {
+  std::string buffer;
   for (int guard = 0; c != nullptr && guard < 16; ++guard, c = c->bound) {
     if (!c->links.empty() && c->links.back().name == "toPandas") return Pandas::yes;
-    std::string root = m.qualify(c->root);
+    const std::string_view root = m.qualify(c->root, buffer);
     if (root == "pandas" || root.rfind("pandas.", 0) == 0)
       return c->links.size() == 1 && literal_rows(m, c->links[0]) ? Pandas::literal : Pandas::yes;
     if (c->root_is_call) return Pandas::no;

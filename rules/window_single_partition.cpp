@@ -79,9 +79,10 @@ void check_window_single_partition(PlanContext& ctx) {
 // Source: Window.orderBy(...) without partitionBy(...) in the same specification.
 void check_window_single_partition_source(SourceContext& ctx) {
   const auto& m = ctx.model();
+  std::string buffer;
   for (const auto& chain : m.chains) {
     if (chain.root_is_call || chain.bound != nullptr) continue;
-    std::string q = m.qualify(chain.root);
+    const std::string_view q = m.qualify(chain.root, buffer);
     if (q != "Window" && q != "pyspark.sql.Window" && q != "pyspark.sql.window.Window") continue;
     const pyspark::Link* order = nullptr;
     bool partitioned = false;

@@ -945,7 +945,8 @@ class Analyzer {
     }
     std::reverse(links.begin(), links.end());
     // F.udf(...), functions.broadcast(x): a module function call is the root, not a method link.
-    if (!c.root_is_call && !links.empty() && links.front().is_call && m_.qualify(c.root) == "pyspark.sql.functions") {
+    if (!c.root_is_call && !links.empty() && links.front().is_call &&
+        m_.qualify(c.root, qualify_buffer_) == "pyspark.sql.functions") {
       Link first = links.front();
       links.erase(links.begin());
       c.root_is_call = true;
@@ -1010,8 +1011,8 @@ class Analyzer {
     static const util::NameSet kOtherSelects{"polars", "sqlalchemy", "sqlmodel", "ibis",      "duckdb", "bs4",
                                              "peewee", "lxml",       "pypika",   "snowflake", "daft"};
     const Chain* o = c.origin();
-    std::string root = m_.qualify(o->root);
-    std::string top = root.substr(0, root.find('.'));
+    const std::string_view root = m_.qualify(o->root, qualify_buffer_);
+    const std::string_view top = root.substr(0, root.find('.'));
     if (kOtherSelects.count(top) != 0) return false;
     return std::any_of(m_.imports.begin(), m_.imports.end(),
                        [](const auto& kv) { return kv.second.rfind("pyspark", 0) == 0; });
@@ -1121,7 +1122,7 @@ class Analyzer {
     c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);
     // Window.orderBy(...).rowsBetween(...) is a window specification, whatever methods it shares
     // with a DataFrame (also through a name bound to one).
-    std::string root = m_.qualify(c.root);
+    const std::string_view root = m_.qualify(c.root, qualify_buffer_);
     bool window = root == "Window" || (root.size() > 7 && root.substr(root.size() - 7) == ".Window") ||
                   (b != nullptr && b->window_spec);
     if (window) {
