@@ -1694,13 +1694,18 @@ void SourceModel::set_import(std::string_view local, std::string qualified) {
   if (it == imports.end()) it = imports.emplace(std::string(local), std::string()).first;
   it->second = std::move(qualified);
   import_index_[it->first] = &it->second;
+  if (!local.empty() && local.size() < 64) {
+    import_lengths_ |= std::uint64_t{1} << local.size();
+    const auto first = static_cast<unsigned char>(local.front());
+    import_firsts_[first / 64] |= std::uint64_t{1} << (first % 64);
+  }
 }
 
 std::string_view SourceModel::qualify(std::string_view dotted, std::string& buffer) const {
   if (dotted.empty()) return {};
   auto dot = dotted.find('.');
   const std::string_view head = dotted.substr(0, dot);
-  if (auto it = import_index_.find(head); it != import_index_.end()) {
+  if (auto it = may_import(head) ? import_index_.find(head) : import_index_.end(); it != import_index_.end()) {
     const std::string_view rest = dot == std::string_view::npos ? std::string_view{} : dotted.substr(dot);
     if (rest.empty()) return *it->second;
     buffer.assign(*it->second);

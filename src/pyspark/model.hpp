@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -595,7 +596,16 @@ struct SourceModel {
 
   // imports[local] = qualified, also in the hashed index that qualify() reads.
   void set_import(std::string_view local, std::string qualified);
-  [[nodiscard]] bool has_import(std::string_view local) const { return import_index_.count(local) != 0; }
+  [[nodiscard]] bool has_import(std::string_view local) const {
+    return may_import(local) && import_index_.count(local) != 0;
+  }
+  // False when no import has `local`'s first character and length: most names asked about (df,
+  // spark, a column) are not imported, and are then not looked up.
+  [[nodiscard]] bool may_import(std::string_view local) const {
+    if (local.empty() || local.size() > 63) return true;  // looked up as before
+    const auto first = static_cast<unsigned char>(local.front());
+    return (import_lengths_ >> local.size() & 1U) != 0 && (import_firsts_[first / 64] >> (first % 64) & 1U) != 0;
+  }
   // "F.col" -> "pyspark.sql.functions.col", "udf" -> "pyspark.sql.functions.udf".
   [[nodiscard]] std::string qualify(std::string_view dotted) const;
   // The same, as a view of `dotted` when nothing is imported under its first name, else of `buffer`
@@ -611,6 +621,8 @@ struct SourceModel {
   // imports, hashed: qualify() asks for every call's name (a std::map lookup compared strings a
   // dozen times). The keys view the map's own (its nodes do not move).
   std::unordered_map<std::string_view, const std::string*, NameHash, std::equal_to<>> import_index_;
+  std::uint64_t import_lengths_ = 0;              // bit n: an import's local name has n characters (n < 64)
+  std::array<std::uint64_t, 4> import_firsts_{};  // bit c: an import's local name starts with byte c
 };
 
 // A Python cell longer than chunk_bytes is parsed a run of top-level statements at a time (see
