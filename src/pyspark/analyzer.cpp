@@ -223,7 +223,7 @@ template <Literal Name>
 const TypeSet kTypeSet{std::string_view(Name.text.data(), Name.text.size() - 1)};
 
 template <Literal Name>
-bool is(Node n) {
+[[gnu::always_inline]] inline bool is(Node n) {
   return kTypeSet<Name>.contains(n);
 }
 

@@ -7,6 +7,7 @@
  * parents that have none, the entry of the nearest one that does. */
 #include "pyspark/ts_walk.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "language.h"
@@ -26,12 +27,62 @@ typedef struct {
   bool closes_parent;       /* the parent's own children: when they end, its kid lists are written */
 } Frame;
 
-static uint16_t field_for(const TSLanguage *language, uint16_t production_id, uint32_t structural_index) {
-  const TSFieldMapEntry *entry, *end;
-  ts_language_field_map(language, production_id, &entry, &end);
-  for (; entry < end; ++entry)
-    if (!entry->inherited && entry->child_index == structural_index) return entry->field_id;
-  return 0;
+/* The field of each structural child of each production (0: none), as the first non-inherited
+ * field-map entry for that index gives it: one load per child, where a scan of the production's
+ * entries cost a loop (and a mispredicted exit) per child. Built once per language; planlint has one. */
+typedef struct {
+  const TSLanguage *language;
+  uint32_t width; /* one more than the largest child index of an entry */
+  uint16_t fields[];
+} FieldTable;
+
+static _Atomic(FieldTable *) shared_field_table;
+
+static FieldTable *build_field_table(const TSLanguage *language) {
+  uint32_t width = 0;
+  if (language->field_count > 0)
+    for (uint32_t p = 0; p < language->production_id_count; ++p) {
+      const TSFieldMapEntry *entry, *end;
+      ts_language_field_map(language, p, &entry, &end);
+      for (; entry < end; ++entry)
+        if (!entry->inherited && (uint32_t)entry->child_index + 1 > width) width = (uint32_t)entry->child_index + 1;
+    }
+  FieldTable *t = calloc(1, sizeof(FieldTable) + (size_t)language->production_id_count * width * sizeof(uint16_t));
+  if (t == NULL) return NULL;
+  t->language = language;
+  t->width = width;
+  for (uint32_t p = 0; width > 0 && p < language->production_id_count; ++p) {
+    const TSFieldMapEntry *entry, *end;
+    ts_language_field_map(language, p, &entry, &end);
+    for (; entry < end; ++entry) {
+      uint16_t *slot = &t->fields[(size_t)p * width + entry->child_index];
+      if (!entry->inherited && *slot == 0) *slot = entry->field_id;
+    }
+  }
+  return t;
+}
+
+/* The table for `language`: the shared one, or *own (built for this walk, freed by the caller) when
+ * another language has it. NULL when there is no memory. */
+static const FieldTable *field_table_for(const TSLanguage *language, FieldTable **own) {
+  FieldTable *t = atomic_load_explicit(&shared_field_table, memory_order_acquire);
+  if (t != NULL && t->language == language) return t;
+  FieldTable *built = build_field_table(language);
+  if (built == NULL) return NULL;
+  FieldTable *expected = NULL;
+  if (atomic_compare_exchange_strong_explicit(&shared_field_table, &expected, built, memory_order_acq_rel,
+                                              memory_order_acquire))
+    return built;
+  if (expected->language == language) { /* another thread built it first */
+    free(built);
+    return expected;
+  }
+  *own = built;
+  return built;
+}
+
+static uint16_t field_for(const FieldTable *t, uint16_t production_id, uint32_t structural_index) {
+  return structural_index < t->width ? t->fields[(size_t)production_id * t->width + structural_index] : 0;
 }
 
 static TSSymbol public_symbol(const TSLanguage *language, TSSymbol symbol) {
@@ -91,9 +142,7 @@ static Frame children_of(const TSLanguage *language, Subtree node, uint32_t star
 
 size_t planlint_ts_node_bound(const TSTree *tree) { return tree == NULL ? 0 : ts_subtree_node_count(tree->root); }
 
-size_t planlint_ts_walk(const TSTree *tree, PlanlintTsWalk *walk, size_t *kid_count) {
-  *kid_count = 0;
-  if (tree == NULL) return 0;
+static size_t walk_tree(const TSTree *tree, const FieldTable *fields, PlanlintTsWalk *walk, size_t *kid_count) {
   const TSLanguage *language = tree->language;
   const Subtree root = tree->root;
   Output o = {walk->nodes, walk->kids, walk->pending, 0, 0};
@@ -131,7 +180,7 @@ size_t planlint_ts_walk(const TSTree *tree, PlanlintTsWalk *walk, size_t *kid_co
 
     uint16_t field = 0;
     if (!extra) {
-      field = field_for(language, f->production_id, structural_index);
+      field = field_for(fields, f->production_id, structural_index);
       if (field == 0) field = f->inherited_field;
     }
     const uint32_t parent = f->parent;
@@ -158,6 +207,17 @@ size_t planlint_ts_walk(const TSTree *tree, PlanlintTsWalk *walk, size_t *kid_co
       return (size_t)-1;
   }
   *kid_count = o.kid_count;
+  return n;
+}
+
+size_t planlint_ts_walk(const TSTree *tree, PlanlintTsWalk *walk, size_t *kid_count) {
+  *kid_count = 0;
+  if (tree == NULL) return 0;
+  FieldTable *own_table = NULL;
+  const FieldTable *fields = field_table_for(tree->language, &own_table);
+  if (fields == NULL) return (size_t)-1;
+  const size_t n = walk_tree(tree, fields, walk, kid_count);
+  free(own_table);
   return n;
 }
 
