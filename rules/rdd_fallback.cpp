@@ -147,7 +147,13 @@ void check_rdd_fallback_plan(PlanContext& ctx) {
 void check_rdd_fallback(SourceContext& ctx) {
   const auto& m = ctx.model();
   static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach"};
+  // Only the chain's own calls of these are looked at: a chain without one is skipped before its
+  // pipeline is built.
+  auto looked_at = [&](const pyspark::Link& l) {
+    return l.is_call && (l.name == "mapValues" || row_functions.count(l.name) != 0);
+  };
   for (const auto& chain : m.chains) {
+    if (!has_own_link(chain, looked_at)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {

@@ -104,7 +104,16 @@ bool is_terminal_read(const pyspark::Link& l) {
 }  // namespace
 
 void check_schema_inference(SourceContext& ctx) {
+  // A `.read` attribute somewhere in the chain's history, or nothing to look at: most chains have
+  // none, and are skipped before their pipeline is built (the history as pipeline() walks it).
+  auto reads = [](const pyspark::Chain& chain) {
+    int depth = 0;
+    for (const pyspark::Chain* c = &chain; c != nullptr && depth < 64; c = c->bound, ++depth)
+      if (has_own_link(*c, [](const pyspark::Link& l) { return !l.is_call && l.name == "read"; })) return true;
+    return false;
+  };
   for (const auto& chain : ctx.model().chains) {
+    if (!reads(chain)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     // The batch reader of the pipeline: `.read` on a session (not `.readStream`, not a DataFrame's `.write`).
