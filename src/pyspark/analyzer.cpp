@@ -603,6 +603,8 @@ class Analyzer {
     return m_.qualify(name, qualify_buffer_);
   }
   mutable std::string dotted_buffer_, qualify_buffer_;
+  std::deque<std::vector<Link>> link_buffers_;  // build_chain's, by nesting level (a deque: no moves)
+  std::size_t building_ = 0;                    // build_chain calls in progress
 
   std::string dotted(Node n) const {
     if (is<"identifier">(n)) return text(n);
@@ -879,7 +881,16 @@ class Analyzer {
     c.branches = branches_kept_;
     c.pos = pos_of(n);
     Node cur = n;
-    std::vector<Link> links;
+    // The links are gathered in a buffer kept for each nesting level of build_chain (an argument's
+    // chain is built while its caller's links are gathered): a vector per chain grew by copies.
+    if (link_buffers_.size() <= building_) link_buffers_.resize(building_ + 1);
+    std::vector<Link>& links = link_buffers_[building_];
+    links.clear();
+    ++building_;
+    struct Unnest {
+      std::size_t& level;
+      ~Unnest() { --level; }
+    } unnest{building_};
     for (std::size_t guard = 0; guard < kMaxLinks; ++guard) {
       if (is<"call">(cur)) {
         Node fn = field<"function">(cur);
