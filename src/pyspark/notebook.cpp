@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdio>
 #include <functional>
+#include <optional>
 
 namespace planlint::pyspark {
 namespace {
@@ -191,9 +192,10 @@ void load_databricks(SourceFile& f) {
 class RawLines {
  public:
   explicit RawLines(std::string_view raw) {
+    starts_.reserve(util::line_count(raw) + 1);
     starts_.push_back(0);
-    for (std::size_t i = 0; i < raw.size(); ++i)
-      if (raw[i] == '\n') starts_.push_back(i + 1);
+    for (std::size_t i = raw.find('\n'); i != std::string_view::npos; i = raw.find('\n', i + 1))
+      starts_.push_back(i + 1);
   }
   [[nodiscard]] LineOrigin at(std::size_t offset) const {
     auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
@@ -208,7 +210,12 @@ class RawLines {
 bool load_jupyter(SourceFile& f) {
   using namespace simdjson;
   padded_string json(f.raw);
-  ondemand::parser parser;
+  // Small notebooks share one parser per thread (its buffers are allocated once); a large one gets
+  // its own, so that the shared one never holds more than a small document needs.
+  constexpr std::size_t kSharedParserBytes = std::size_t{1} << 20;
+  thread_local ondemand::parser shared;
+  std::optional<ondemand::parser> own;
+  ondemand::parser& parser = json.size() <= kSharedParserBytes ? shared : own.emplace();
   auto fail = [&](const std::string& what, std::size_t offset) {
     RawLines rl(f.raw);
     auto o = rl.at(std::min(offset, f.raw.size()));
