@@ -584,7 +584,6 @@ class Analyzer {
     return std::nullopt;
   }
 
-  // "a.b.c" for identifier/attribute nodes, "" otherwise.
   // m_.qualify(dotted(n)), valid until the next call: a view of the cell's text when n's text is
   // its dotted name (no spaces, comments or line breaks inside), else of the analyzer's buffers.
   // (Only ASCII text is taken as it is: tree-sitter skips some Unicode spaces between tokens.)
@@ -606,6 +605,7 @@ class Analyzer {
   std::deque<std::vector<Link>> link_buffers_;  // build_chain's, by nesting level (a deque: no moves)
   std::size_t building_ = 0;                    // build_chain calls in progress
 
+  // "a.b.c" for identifier/attribute nodes, "" otherwise.
   std::string dotted(Node n) const {
     if (is<"identifier">(n)) return text(n);
     if (is<"attribute">(n)) {
