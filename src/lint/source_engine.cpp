@@ -125,6 +125,16 @@ void sort_by_location(std::vector<Diagnostic>& diagnostics) {
   diagnostics = std::move(sorted);
 }
 
+// Line `want` of `text` (1-based, and present) without its "\n" or "\r\n", stepping forward from
+// line `line`, which starts at byte `at`; both are left at line `want`.
+std::string_view forward_to_line(std::string_view text, std::size_t want, std::size_t& line, std::size_t& at) {
+  for (; line < want; ++line) at = text.find('\n', at) + 1;
+  const std::size_t nl = text.find('\n', at);
+  std::string_view l = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  return l;
+}
+
 }  // namespace
 
 bool is_source_path(std::string_view path) { return pyspark::is_source_path(path); }
@@ -327,12 +337,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     std::size_t line = 1, at = 0;  // `at` is where line `line` of the piece starts
     for (; next_quoted != quoted.file_lines.end() && *next_quoted <= before + piece_lines[k]; ++next_quoted) {
       if (*next_quoted <= before) continue;  // line 0: not a line
-      const std::size_t want = *next_quoted - before;
-      for (; line < want; ++line) at = piece.find('\n', at) + 1;
-      const std::size_t nl = piece.find('\n', at);
-      std::string_view text = piece.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
-      if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-      result.lines.set(*next_quoted - 1, std::string(text));
+      result.lines.set(*next_quoted - 1, std::string(forward_to_line(piece, *next_quoted - before, line, at)));
     }
   }
   if (notebook) {
@@ -346,11 +351,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
       std::size_t line = 1, at = 0;  // as for the file's lines above
       for (auto it = quoted.cell_lines.lower_bound({c.number, 1});
            it != quoted.cell_lines.end() && it->first == c.number && it->second <= lines.size(); ++it) {
-        for (; line < it->second; ++line) at = text.find('\n', at) + 1;
-        const std::size_t nl = text.find('\n', at);
-        std::string_view quoted_line = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
-        if (!quoted_line.empty() && quoted_line.back() == '\r') quoted_line.remove_suffix(1);
-        lines.set(it->second - 1, std::string(quoted_line));
+        lines.set(it->second - 1, std::string(forward_to_line(text, it->second, line, at)));
       }
     }
   }
