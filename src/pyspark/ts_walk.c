@@ -17,12 +17,12 @@
 typedef struct {
   const Subtree *children;
   const TSSymbol *alias_sequence;
+  const uint16_t *field_row; /* the field table's row of the production (FieldTable) */
   uint32_t count, index;
   uint32_t structural_index; /* of the next non-extra child, as the cursor's iterator counts it */
   uint32_t position;         /* the start byte of the next child */
   uint32_t parent;           /* the output index of the visible node these children belong to */
   uint32_t pending_begin;    /* where the parent's children start in the pending list */
-  uint16_t production_id;
   uint16_t inherited_field; /* the field a child without its own entry gets (through this node) */
   bool closes_parent;       /* the parent's own children: when they end, its kid lists are written */
 } Frame;
@@ -81,25 +81,49 @@ static const FieldTable *field_table_for(const TSLanguage *language, FieldTable 
   return built;
 }
 
-static uint16_t field_for(const FieldTable *t, uint16_t production_id, uint32_t structural_index) {
-  return structural_index < t->width ? t->fields[(size_t)production_id * t->width + structural_index] : 0;
-}
-
 static TSSymbol public_symbol(const TSLanguage *language, TSSymbol symbol) {
   return symbol == ts_builtin_sym_error ? symbol : language->public_symbol_map[symbol];
 }
 
-static int push(PlanlintTsWalk *walk, size_t *depth, Frame frame) {
-  if (*depth == walk->frame_capacity) {
-    size_t capacity = walk->frame_capacity == 0 ? 64 : walk->frame_capacity * 2;
-    void *grown = realloc(walk->frames, capacity * sizeof(Frame));
-    if (grown == NULL) return 0;
-    walk->frames = grown;
-    walk->frame_capacity = capacity;
-  }
-  ((Frame *)walk->frames)[(*depth)++] = frame;
+/* Room for one more frame; 0 if the stack could not grow. */
+static int grow(PlanlintTsWalk *walk) {
+  size_t capacity = walk->frame_capacity == 0 ? 64 : walk->frame_capacity * 2;
+  void *grown = realloc(walk->frames, capacity * sizeof(Frame));
+  if (grown == NULL) return 0;
+  walk->frames = grown;
+  walk->frame_capacity = capacity;
   return 1;
 }
+
+/* What the walk reads of a subtree, read once: an inline subtree (a leaf token) keeps it in the
+ * handle, any other in the heap record (tree-sitter's accessors test which on every call). */
+typedef struct {
+  uint32_t size;
+  TSSymbol symbol;
+  bool visible, named, extra, has_visible_children;
+} Facts;
+
+static inline Facts facts_of(Subtree s) {
+  Facts f;
+  if (s.data.is_inline) {
+    f.size = s.data.size_bytes;
+    f.symbol = s.data.symbol;
+    f.visible = s.data.visible;
+    f.named = s.data.named;
+    f.extra = s.data.extra;
+    f.has_visible_children = false;
+  } else {
+    f.size = s.ptr->size.bytes;
+    f.symbol = s.ptr->symbol;
+    f.visible = s.ptr->visible;
+    f.named = s.ptr->named;
+    f.extra = s.ptr->extra;
+    f.has_visible_children = s.ptr->child_count > 0 && s.ptr->visible_child_count > 0;
+  }
+  return f;
+}
+
+static inline uint32_t padding_of(Subtree s) { return s.data.is_inline ? s.data.padding_bytes : s.ptr->padding.bytes; }
 
 typedef struct {
   PlanlintSyntaxNode *nodes;
@@ -123,30 +147,52 @@ static void close_node(Output *o, uint32_t node, uint32_t begin) {
   o->pending_count = begin;
 }
 
-static Frame children_of(const TSLanguage *language, Subtree node, uint32_t start, uint32_t parent,
-                         uint16_t inherited_field, bool closes_parent, size_t pending_begin) {
-  Frame f;
-  f.children = ts_subtree_children(node);
-  f.count = node.ptr->child_count;
-  f.production_id = node.ptr->production_id;
-  f.alias_sequence = ts_language_alias_sequence(language, f.production_id);
-  f.index = 0;
-  f.structural_index = 0;
-  f.position = start;
-  f.parent = parent;
-  f.inherited_field = inherited_field;
-  f.closes_parent = closes_parent;
-  f.pending_begin = (uint32_t)pending_begin;
-  return f;
+/* The frame stack: `top` is the current frame, below `base` when the stack is empty. */
+typedef struct {
+  Frame *base, *top, *limit;
+} Stack;
+
+/* Room for one more frame above `top`; 0 if the stack could not grow. */
+static int grow_stack(PlanlintTsWalk *walk, Stack *st) {
+  const size_t depth = (size_t)(st->top - st->base) + 1;
+  if (!grow(walk)) return 0;
+  st->base = (Frame *)walk->frames;
+  st->top = st->base + depth - 1;
+  st->limit = st->base + walk->frame_capacity;
+  return 1;
+}
+
+/* Pushes the frame of `node`'s children (a heap subtree with children); 0 if the stack could not grow. */
+static inline int push_children(const TSLanguage *language, const FieldTable *fields, PlanlintTsWalk *walk,
+                                Stack *st, Subtree node, uint32_t start, uint32_t parent, uint16_t inherited_field,
+                                bool closes_parent, size_t pending_begin) {
+  if (st->top + 1 == st->limit && !grow_stack(walk, st)) return 0;
+  Frame *f = ++st->top;
+  f->children = ts_subtree_children(node);
+  f->count = node.ptr->child_count;
+  const uint16_t production_id = node.ptr->production_id;
+  f->alias_sequence = ts_language_alias_sequence(language, production_id);
+  f->field_row = fields->fields + (size_t)production_id * fields->width;
+  f->index = 0;
+  f->structural_index = 0;
+  f->position = start;
+  f->parent = parent;
+  f->inherited_field = inherited_field;
+  f->closes_parent = closes_parent;
+  f->pending_begin = (uint32_t)pending_begin;
+  return 1;
 }
 
 size_t planlint_ts_node_bound(const TSTree *tree) { return tree == NULL ? 0 : ts_subtree_node_count(tree->root); }
 
 static size_t walk_tree(const TSTree *tree, const FieldTable *fields, PlanlintTsWalk *walk, size_t *kid_count) {
   const TSLanguage *language = tree->language;
+  const uint32_t field_width = fields->width;
   const Subtree root = tree->root;
   Output o = {walk->nodes, walk->kids, walk->pending, 0, 0};
-  size_t n = 0, depth = 0;
+  size_t n = 0;
+  if (walk->frame_capacity == 0 && !grow(walk)) return (size_t)-1;
+  Stack st = {(Frame *)walk->frames, (Frame *)walk->frames - 1, (Frame *)walk->frames + walk->frame_capacity};
   PlanlintSyntaxNode *r = &o.nodes[n++];
   r->start_byte = ts_subtree_padding(root).bytes;
   r->end_byte = r->start_byte + ts_subtree_size(root).bytes;
@@ -156,54 +202,52 @@ static size_t walk_tree(const TSTree *tree, const FieldTable *fields, PlanlintTs
   r->field = 0;
   r->named = ts_subtree_named(root);
   if (ts_subtree_visible_child_count(root) > 0 &&
-      !push(walk, &depth, children_of(language, root, r->start_byte, 0, 0, true, 0)))
+      !push_children(language, fields, walk, &st, root, r->start_byte, 0, 0, true, 0))
     return (size_t)-1;
 
-  while (depth > 0) {
-    Frame *f = &((Frame *)walk->frames)[depth - 1];
+  while (st.top >= st.base) {
+    Frame *f = st.top;
     if (f->index == f->count) {
       if (f->closes_parent) close_node(&o, f->parent, f->pending_begin);
-      --depth;
+      --st.top;
       continue;
     }
     const Subtree child = f->children[f->index];
+    const Facts c = facts_of(child);
     const uint32_t start = f->position;
-    const uint32_t structural_index = f->structural_index;
-    const bool extra = ts_subtree_extra(child);
     TSSymbol alias = 0;
-    if (!extra && f->alias_sequence != NULL) {
-      alias = f->alias_sequence[f->structural_index];
-      ++f->structural_index;
-    }
-    f->position += ts_subtree_size(child).bytes;
-    if (++f->index < f->count) f->position += ts_subtree_padding(f->children[f->index]).bytes;
-
     uint16_t field = 0;
-    if (!extra) {
-      field = field_for(fields, f->production_id, structural_index);
+    if (!c.extra) {
+      const uint32_t structural_index = f->structural_index;
+      if (f->alias_sequence != NULL) { /* as the cursor counts: only with an alias sequence */
+        alias = f->alias_sequence[structural_index];
+        ++f->structural_index;
+      }
+      if (structural_index < field_width) field = f->field_row[structural_index];
       if (field == 0) field = f->inherited_field;
     }
-    const uint32_t parent = f->parent;
-    const bool has_visible_children = ts_subtree_visible_child_count(child) > 0;
-    if (!ts_subtree_visible(child) && alias == 0) {
+    f->position = start + c.size;
+    if (++f->index < f->count) f->position += padding_of(f->children[f->index]);
+
+    if (!c.visible && alias == 0) {
       /* Hidden: its children are its parent's; a field it has passes to them. */
-      if (has_visible_children &&
-          !push(walk, &depth, children_of(language, child, start, parent, field, false, o.pending_count)))
+      if (c.has_visible_children &&
+          !push_children(language, fields, walk, &st, child, start, f->parent, field, false, o.pending_count))
         return (size_t)-1;
       continue;
     }
     const uint32_t index = (uint32_t)n++;
     PlanlintSyntaxNode *node = &o.nodes[index];
     node->start_byte = start;
-    node->end_byte = start + ts_subtree_size(child).bytes;
+    node->end_byte = start + c.size;
     node->kids = o.kids;
     node->child_count = node->named_count = 0;
-    node->symbol = public_symbol(language, alias != 0 ? alias : ts_subtree_symbol(child));
+    node->symbol = public_symbol(language, alias != 0 ? alias : c.symbol);
     node->field = field;
-    node->named = alias != 0 ? language->symbol_metadata[alias].named : ts_subtree_named(child);
+    node->named = alias != 0 ? language->symbol_metadata[alias].named : c.named;
     o.pending[o.pending_count++] = index;
-    if (has_visible_children &&
-        !push(walk, &depth, children_of(language, child, start, index, 0, true, o.pending_count)))
+    if (c.has_visible_children &&
+        !push_children(language, fields, walk, &st, child, start, index, 0, true, o.pending_count))
       return (size_t)-1;
   }
   *kid_count = o.kid_count;
