@@ -2,6 +2,7 @@
 // one action) compute again from the source, without cache() or persist().
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <span>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "lint/source_context.hpp"
 #include "util/name_set.hpp"
@@ -121,15 +123,24 @@ struct Action {
 
 class Graph {
  public:
-  using Edge = std::pair<const Chain*, const Chain*>;
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
-    // Counted first, then kept at exact size: a large file has hundreds of thousands of uses.
-    std::size_t count = 0;
-    for_each_use([&](const Chain*, const Chain*) { ++count; });
-    edges_.reserve(count);
-    for_each_use([&](const Chain* used, const Chain* by) { edges_.emplace_back(used, by); });
-    // Grouped by parent, each parent's uses in the order they were found.
-    std::stable_sort(edges_.begin(), edges_.end(), [](const Edge& a, const Edge& b) { return a.first < b.first; });
+    // The uses of each chain, grouped by the chain used (by its index in the model's list), each
+    // group in the order the uses were found: counted, then placed (no sort, no search).
+    const std::size_t n = m.chains.size();
+    blocks_.reserve(m.chains.blocks().size());
+    for (std::size_t b = 0; b < m.chains.blocks().size(); ++b)
+      blocks_.push_back({reinterpret_cast<std::uintptr_t>(m.chains.blocks()[b]), b});
+    std::sort(blocks_.begin(), blocks_.end());
+    std::vector<std::pair<std::uint32_t, const Chain*>> found;  // (index of the chain used, the user)
+    for_each_use([&](const Chain* used, const Chain* by) {
+      if (const std::size_t i = index_of(used); i < n) found.emplace_back(static_cast<std::uint32_t>(i), by);
+    });
+    first_.assign(n + 1, 0);
+    for (const auto& f : found) ++first_[f.first + 1];
+    for (std::size_t i = 0; i < n; ++i) first_[i + 1] += first_[i];
+    users_.resize(found.size());
+    std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
+    for (const auto& f : found) users_[next[f.first]++] = f.second;
   }
 
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
@@ -162,37 +173,13 @@ class Graph {
   }
 
   // The chains that use `c`, in the order they were found.
-  class Uses {
-   public:
-    class iterator {
-     public:
-      explicit iterator(const Edge* e) : e_(e) {}
-      const Chain* operator*() const { return e_->second; }
-      iterator& operator++() {
-        ++e_;
-        return *this;
-      }
-      bool operator!=(const iterator& o) const { return e_ != o.e_; }
-
-     private:
-      const Edge* e_;
-    };
-    Uses(const Edge* begin, const Edge* end) : begin_(begin), end_(end) {}
-    [[nodiscard]] iterator begin() const { return iterator(begin_); }
-    [[nodiscard]] iterator end() const { return iterator(end_); }
-
-   private:
-    const Edge* begin_;
-    const Edge* end_;
-  };
-  [[nodiscard]] Uses children(const Chain* c) const {
-    auto lo =
-        std::lower_bound(edges_.begin(), edges_.end(), c, [](const Edge& e, const Chain* p) { return e.first < p; });
-    auto hi = std::upper_bound(lo, edges_.end(), c, [](const Chain* p, const Edge& e) { return p < e.first; });
-    return {edges_.data() + (lo - edges_.begin()), edges_.data() + (hi - edges_.begin())};
+  [[nodiscard]] std::span<const Chain* const> children(const Chain* c) const {
+    const std::size_t i = index_of(c);
+    if (i + 1 >= first_.size()) return {};
+    return {users_.data() + first_[i], users_.data() + first_[i + 1]};
   }
 
-  // An upper bound of runs(c, ..., direct = true): c's own action once, and each use of c once, or
+  // An upper bound of the forks runs() counts at c: c's own action once, and each use of c once, or
   // twice in a loop c is not in. Below 2, c cannot be reported, and nothing more is computed for it
   // (most chains: one use, the next statement).
   [[nodiscard]] int most_direct_runs(const Chain& c) const {
@@ -252,11 +239,12 @@ class Graph {
   }
 
   // How many times the actions downstream of `c` compute c's lineage, and the actions reached.
-  // With `direct`, each use of `c` that leads to an action counts once (twice in a loop): how many
-  // ways the lineage forks right at `c`.
+  // With `direct` (asked at the DataFrame itself), also how many ways the lineage forks right at
+  // `c`: each use of `c` that leads to an action counts once there (twice in a loop). Both come from
+  // one walk: below `c` they are the same.
   // An action in a loop that the DataFrame (`root_loop`) is not in runs once per turn: twice at least.
   int runs(const Chain& c, bool shuffles, std::vector<Action>& reached, int root_loop, int depth = 0,
-           bool direct = false) const {
+           int* direct = nullptr) const {
     if (depth > 64) return 0;
     // `df.limit(20).collect()`: a few rows of a lineage without a shuffle are read again, not all of it.
     if (!shuffles && depth > 0 &&
@@ -265,54 +253,66 @@ class Graph {
     // Below the DataFrame itself every answer is remembered: self-joins of self-joins share their
     // uses, and walking every path again would take exponential time.
     auto key = std::make_tuple(&c, shuffles, root_loop);
-    if (depth > 0 && !direct)
+    if (depth > 0)
       if (auto it = memo_.find(key); it != memo_.end()) {
         const Memo& r = it->second;
         reached.insert(reached.end(), memo_actions_.begin() + r.begin, memo_actions_.begin() + r.begin + r.count);
         return r.total;
       }
-    std::vector<Action> mine;
-    int total = runs_uncached(c, shuffles, mine, root_loop, depth, direct);
-    std::sort(mine.begin(), mine.end(), [](const Action& a, const Action& b) { return a.chain < b.chain; });
-    mine.erase(
-        std::unique(mine.begin(), mine.end(), [](const Action& a, const Action& b) { return a.chain == b.chain; }),
-        mine.end());
-    reached.insert(reached.end(), mine.begin(), mine.end());
-    if (depth > 0 && !direct) {
-      memo_[key] = {total, static_cast<std::uint32_t>(memo_actions_.size()), static_cast<std::uint32_t>(mine.size())};
-      memo_actions_.insert(memo_actions_.end(), mine.begin(), mine.end());
+    // The actions reached below `c` are gathered at the end of `reached`, each chain once.
+    const std::size_t mine = reached.size();
+    int total = runs_uncached(c, shuffles, reached, root_loop, depth, direct);
+    std::sort(reached.begin() + static_cast<std::ptrdiff_t>(mine), reached.end(),
+              [](const Action& a, const Action& b) { return a.chain < b.chain; });
+    reached.erase(std::unique(reached.begin() + static_cast<std::ptrdiff_t>(mine), reached.end(),
+                              [](const Action& a, const Action& b) { return a.chain == b.chain; }),
+                  reached.end());
+    if (depth > 0) {
+      memo_[key] = {total, static_cast<std::uint32_t>(memo_actions_.size()),
+                    static_cast<std::uint32_t>(reached.size() - mine)};
+      memo_actions_.insert(memo_actions_.end(), reached.begin() + static_cast<std::ptrdiff_t>(mine), reached.end());
     }
     return total;
   }
 
  private:
   int runs_uncached(const Chain& c, bool shuffles, std::vector<Action>& reached, int root_loop, int depth,
-                    bool direct) const {
-    int total = 0;
+                    int* direct) const {
+    int total = 0, forks = 0;
     if (auto a = action(c); a && (shuffles || worth_alone(*a))) {
-      total += c.in_loop && c.loop > root_loop && turns(c.loop) != 1 ? std::max(2, turns(c.loop)) : 1;
+      const int own = c.in_loop && c.loop > root_loop && turns(c.loop) != 1 ? std::max(2, turns(c.loop)) : 1;
+      total += own;
+      forks += own;
       reached.push_back(*a);
     }
     // Uses in different branches of one if statement: the largest branch counts, not their sum.
-    std::map<int, std::map<int, int>> by_if;  // if id -> branch -> runs
+    std::map<int, std::map<int, std::pair<int, int>>> by_if;  // if id -> branch -> (runs, forks)
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
       int r = runs(*u, shuffles, reached, root_loop, depth + 1);
       if (r == 0) continue;
-      // Computed once, into the cache; with `direct`, one fork per use (two for a use in a loop).
+      // Computed once, into the cache; as a fork, one per use (two for a use in a loop).
       if (caches(*u) || cached_later(*u)) r = 1;
-      if (direct) r = std::min(r, u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1);
+      const int fork = std::min(r, u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1);
       if (auto branch = first_branch_not_in(*u, c)) {
-        by_if[branch->first][branch->second] += r;
+        auto& b = by_if[branch->first][branch->second];
+        b.first += r;
+        b.second += fork;
         continue;
       }
       total += r;
+      forks += fork;
     }
     for (const auto& [id, branches] : by_if) {
-      int most = 0;
-      for (const auto& [b, r] : branches) most = std::max(most, r);
+      int most = 0, most_forks = 0;
+      for (const auto& [b, r] : branches) {
+        most = std::max(most, r.first);
+        most_forks = std::max(most_forks, r.second);
+      }
       total += most;
+      forks += most_forks;
     }
+    if (direct != nullptr) *direct = std::min(forks, 1000);
     return std::min(total, 1000);
   }
 
@@ -349,9 +349,23 @@ class Graph {
       if (c.root_is_call) args(c.root_args);
     }
   }
-  // (used chain, the chain that uses it), sorted by the first: one flat array, as a large file has
-  // hundreds of thousands of uses.
-  std::vector<Edge> edges_;
+  // The index of chain `c` in the model's list (its size for a chain not there): the block holding
+  // it, found by address among the blocks sorted by address, then its place in the block.
+  [[nodiscard]] std::size_t index_of(const Chain* c) const {
+    const auto at = reinterpret_cast<std::uintptr_t>(c);
+    auto it = std::upper_bound(blocks_.begin(), blocks_.end(), std::make_pair(at, SIZE_MAX));
+    if (it == blocks_.begin()) return m_.chains.size();
+    --it;
+    constexpr std::size_t kPer = decltype(m_.chains)::per_block();
+    if (at - it->first >= kPer * sizeof(Chain)) return m_.chains.size();
+    const std::size_t i = it->second * kPer + (at - it->first) / sizeof(Chain);
+    return i < m_.chains.size() ? i : m_.chains.size();
+  }
+  // One flat array of users, grouped by the chain used (first_[i] .. first_[i + 1] for chain i): a
+  // large file has hundreds of thousands of uses.
+  std::vector<std::pair<std::uintptr_t, std::size_t>> blocks_;  // (address, block number), by address
+  std::vector<std::uint32_t> first_;
+  std::vector<const Chain*> users_;
   using MemoKey = std::tuple<const Chain*, bool, int>;
   struct MemoHash {
     std::size_t operator()(const MemoKey& k) const {
@@ -392,10 +406,9 @@ void check_recomputed_lineage(SourceContext& ctx) {
     if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size()).rows)) continue;
     // The fork must be here: two of c's own uses (or one in a loop) lead to runs, not one use that forks later.
     std::vector<Action> reached;
-    int total = g.runs(c, shuffles, reached, c.loop);
-    if (total < 2) continue;
-    std::vector<Action> ignored;
-    if (g.runs(c, shuffles, ignored, c.loop, 0, true) < 2) continue;
+    int forks = 0;
+    int total = g.runs(c, shuffles, reached, c.loop, 0, &forks);
+    if (total < 2 || forks < 2) continue;
     std::sort(reached.begin(), reached.end(), [](const Action& a, const Action& b) {
       return std::make_pair(a.chain->cell, a.chain->pos.start_byte) <
              std::make_pair(b.chain->cell, b.chain->pos.start_byte);

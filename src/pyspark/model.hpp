@@ -98,6 +98,9 @@ class ChunkList {
   [[nodiscard]] bool empty() const { return size_ == 0; }
   [[nodiscard]] T& operator[](std::size_t i) const { return blocks_[i / kPerBlock][i % kPerBlock]; }
   [[nodiscard]] T& back() const { return (*this)[size_ - 1]; }
+  // The blocks records are kept in, kPerBlock records each (the last one filled up to size()).
+  [[nodiscard]] std::span<T* const> blocks() const { return blocks_; }
+  static constexpr std::size_t per_block() { return kPerBlock; }
 
   template <class V>
   class Iterator {
