@@ -202,8 +202,8 @@ void check_python_row_udf_source(SourceContext& ctx) {
     std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
     // What the body does, for advice naming the built-ins: the lambda's, or the wrapped def's.
     std::string body = u.lambda ? std::string(u.lambda->body) : std::string();
-    if (auto f = m.functions.find(u.function); body.empty() && !u.function.empty() && f != m.functions.end())
-      body = std::string(f->second.body);
+    if (const pyspark::FunctionInfo* f = m.function(u.function); body.empty() && !u.function.empty() && f != nullptr)
+      body = std::string(f->body);
     Advice advice = builtin.empty() ? advice_for(" " + body) : Advice{};
     auto& d = ctx.report(u.cell, u.pos,
                          what + " is a row-at-a-time Python UDF: every row is serialised to a Python worker and back" +

@@ -222,9 +222,9 @@ class Graph {
     // stands for what it reads (looked into one level: what it returns).
     const Chain* origin = c.origin();
     if (origin->root_is_call)
-      if (auto f = m_.functions.find(origin->root); f != m_.functions.end() && f->second.returns_dataframe) {
+      if (const pyspark::FunctionInfo* f = m_.function(origin->root); f != nullptr && f->returns_dataframe) {
         bool cached = false;
-        for (const Chain* r : f->second.returns) {
+        for (const Chain* r : f->returns) {
           cached = cached || caches(*r);
           for (const auto& s : r->pipeline()) {
             read = read || kReads.count(s.link->name) != 0;
@@ -233,7 +233,7 @@ class Graph {
           }
         }
         if (cached) return false;
-        if (f->second.returns.empty()) read = true;  // `-> DataFrame` without a visible return: assume a read
+        if (f->returns.empty()) read = true;  // `-> DataFrame` without a visible return: assume a read
       }
     return !streaming && (read || shuffles);
   }

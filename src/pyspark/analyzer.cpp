@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "pyspark/model.hpp"
 #include "pyspark/python_parser.hpp"
@@ -364,7 +365,8 @@ class Analyzer {
   std::string_view run_;  // the part of it parsed into the current tree
   std::size_t chunk_bytes_ = kPythonChunkBytes;
   std::size_t chunk_limit_ = kPythonChunkLimit;
-  std::map<std::string, const Chain*, std::less<>> bindings_;
+  // Hashed: looked up for every name a chain starts with (an ordered map compared a string a level).
+  std::unordered_map<std::string, const Chain*, SourceModel::NameHash, std::equal_to<>> bindings_;
   // Inside a def or class, each change to bindings_ is logged with what it replaced, and undone when
   // the scope closes: copying the whole map at every def was quadratic in a long notebook.
   struct BindingChange {
@@ -424,7 +426,7 @@ class Analyzer {
   std::vector<KeptName> functions_;                                 // open defs, innermost last
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
-  std::set<std::string, std::less<>> assigned_;                     // names assigned so far
+  std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
   std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
 
  public:
@@ -436,9 +438,9 @@ class Analyzer {
     for (int round = 0; round < 3; ++round) {
       bool changed = false;
       for (const Chain* call : calls_) {
-        auto it = m_.functions.find(call->root);
-        if (it == m_.functions.end()) continue;
-        FunctionInfo& f = it->second;
+        FunctionInfo* found = m_.function(call->root);
+        if (found == nullptr) continue;
+        FunctionInfo& f = *found;
         std::size_t positional = 0;
         for (const Arg& a : call->root_args) {
           std::string param;
@@ -455,11 +457,11 @@ class Analyzer {
       // An untyped parameter used as a DataFrame anywhere in its def (df.withColumn, df.groupBy) is one.
       for (const Chain& c : m_.chains) {
         if (c.root_is_call || c.function.empty() || c.bound != nullptr || !c.is_dataframe) continue;
-        auto f = m_.functions.find(std::string_view(c.function));
-        if (f == m_.functions.end()) continue;
-        const auto& params = f->second.params;
+        FunctionInfo* f = m_.function(c.function);
+        if (f == nullptr) continue;
+        const auto& params = f->params;
         if (std::find(params.begin(), params.end(), c.root) == params.end()) continue;
-        changed = f->second.dataframe_params.emplace(c.root).second || changed;
+        changed = f->dataframe_params.emplace(c.root).second || changed;
       }
       for (auto& [name, f] : m_.functions)
         for (const Chain* r : f.returns)
@@ -1058,7 +1060,7 @@ class Analyzer {
     }
     if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") kind = Kind::dataframe;
     if (c.root_is_call) {
-      if (auto f = m_.functions.find(c.root); f != m_.functions.end() && f->second.returns_dataframe)
+      if (const FunctionInfo* f = m_.function(c.root); f != nullptr && f->returns_dataframe)
         kind = Kind::dataframe;
       // functools.reduce(DataFrame.unionByName, dfs) / reduce(lambda a, b: a.union(b), dfs)
       if ((c.root == "functools.reduce" || c.root == "reduce") &&
@@ -1067,8 +1069,7 @@ class Analyzer {
         kind = Kind::dataframe;
     }
     if (!c.root_is_call && kind == Kind::unknown && !c.function.empty()) {
-      if (auto f = m_.functions.find(std::string_view(c.function));
-          f != m_.functions.end() && f->second.dataframe_params.count(c.root) != 0)
+      if (const FunctionInfo* f = m_.function(c.function); f != nullptr && f->dataframe_params.count(c.root) != 0)
         kind = Kind::dataframe;
     }
     for (std::size_t i = 0; i < c.links.size(); ++i) {
@@ -1416,7 +1417,7 @@ class Analyzer {
 
   // Parameters and annotations of a def: `df: DataFrame` and `-> DataFrame` say what flows in and out.
   void note_function(Node def) {
-    FunctionInfo& f = m_.functions[text(field<"name">(def))];
+    FunctionInfo& f = m_.add_function(view(field<"name">(def)));
     f.params.clear();
     f.body = view(field<"body">(def)).substr(0, std::size_t{16} * 1024);
     Node params = field<"parameters">(def);
@@ -1628,7 +1629,7 @@ class Analyzer {
         if (is<"call">(value) || is<"attribute">(value)) r = build_chain(value, depth + 1);
         if (is<"identifier">(value))
           if (auto it = bindings_.find(text(value)); it != bindings_.end()) r = it->second;
-        if (r != nullptr) m_.functions[std::string(functions_.back())].returns.push_back(r);
+        if (r != nullptr) m_.add_function(functions_.back()).returns.push_back(r);
       }
       visit_children_of_chain(value, depth + 1);
       return;
@@ -1698,6 +1699,15 @@ const Chain* Chain::origin() const {
   const Chain* c = this;
   for (int i = 0; i < 64 && c->bound != nullptr; ++i) c = c->bound;
   return c;
+}
+
+FunctionInfo& SourceModel::add_function(std::string_view name) {
+  auto it = functions.find(name);
+  if (it == functions.end()) {
+    it = functions.emplace(std::string(name), FunctionInfo()).first;
+    function_index_[it->first] = &it->second;
+  }
+  return it->second;
 }
 
 void SourceModel::set_import(std::string_view local, std::string qualified) {

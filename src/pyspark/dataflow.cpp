@@ -235,12 +235,12 @@ namespace {
 // after the helper's own steps. The three pipelines joined end to end, or nullopt.
 std::optional<std::vector<Step>> through_helper(const SourceModel& m, const Chain& call, std::size_t& offset) {
   if (!call.root_is_call) return std::nullopt;
-  auto f = m.functions.find(call.root);
-  if (f == m.functions.end() || f->second.returns.size() != 1) return std::nullopt;
-  const Chain* ret = f->second.returns.front();
+  const FunctionInfo* f = m.function(call.root);
+  if (f == nullptr || f->returns.size() != 1) return std::nullopt;
+  const Chain* ret = f->returns.front();
   const Chain* from = ret->origin();
   if (from->root_is_call) return std::nullopt;
-  const auto& params = f->second.params;
+  const auto& params = f->params;
   auto at = std::find(params.begin(), params.end(), from->root);
   if (at == params.end()) return std::nullopt;
   auto position = static_cast<std::size_t>(at - params.begin());

@@ -18,7 +18,9 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "pyspark/notebook.hpp"
@@ -243,6 +245,16 @@ class KeptName {
   operator std::string_view() const { return s_ == nullptr ? std::string_view{} : std::string_view(*s_); }  // NOLINT
   [[nodiscard]] bool empty() const { return s_ == nullptr || s_->empty(); }
   friend bool operator==(const KeptName& a, std::string_view b) { return std::string_view(a) == b; }
+  // With a literal: its length is a constant, and the comparison inlines (no call to memcmp).
+  template <std::size_t N>
+  friend bool operator==(const KeptName& a, const char (&literal)[N]) {
+    const std::string_view v = a;
+    if constexpr (N == 1) {
+      return v.empty();
+    } else {
+      return v.size() == N - 1 && std::memcmp(v.data(), literal, N - 1) == 0;
+    }
+  }
   friend std::strong_ordering operator<=>(const KeptName& a, std::string_view b) {
     return std::string_view(a).compare(b) <=> 0;
   }
@@ -560,7 +572,7 @@ struct SourceModel {
   std::set<std::string, std::less<>>
       literal_collections;  // names bound once, to a list, dict, tuple or set written out
   std::set<std::string, std::less<>> pandas_udf_names;
-  std::map<std::string, FunctionInfo, std::less<>> functions;  // by name
+  std::map<std::string, FunctionInfo, std::less<>> functions;  // by name (add with add_function)
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
   std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
@@ -597,6 +609,18 @@ struct SourceModel {
   std::string_view keep(std::string_view name) { return *keep_string(name); }
   KeptName keep_name(std::string_view name) { return KeptName(keep_string(name)); }
 
+  // functions[name], made if it is not there, also in the hashed index function() reads.
+  FunctionInfo& add_function(std::string_view name);
+  // functions[name], or nullptr: a hashed lookup (a chain's root is looked up for every call chain).
+  [[nodiscard]] const FunctionInfo* function(std::string_view name) const {
+    if (functions.empty()) return nullptr;
+    auto it = function_index_.find(name);
+    return it == function_index_.end() ? nullptr : it->second;
+  }
+  [[nodiscard]] FunctionInfo* function(std::string_view name) {
+    return const_cast<FunctionInfo*>(std::as_const(*this).function(name));
+  }
+
   // imports[local] = qualified, also in the hashed index that qualify() reads.
   void set_import(std::string_view local, std::string qualified);
   [[nodiscard]] bool has_import(std::string_view local) const {
@@ -624,6 +648,7 @@ struct SourceModel {
   // imports, hashed: qualify() asks for every call's name (a std::map lookup compared strings a
   // dozen times). The keys view the map's own (its nodes do not move).
   std::unordered_map<std::string_view, const std::string*, NameHash, std::equal_to<>> import_index_;
+  std::unordered_map<std::string_view, FunctionInfo*, NameHash, std::equal_to<>> function_index_;  // of functions
   std::uint64_t import_lengths_ = 0;              // bit n: an import's local name has n characters (n < 64)
   std::array<std::uint64_t, 4> import_firsts_{};  // bit c: an import's local name starts with byte c
 };
