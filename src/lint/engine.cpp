@@ -68,21 +68,28 @@ FileResult lint_plan_text(std::string path, std::string text, const LintOptions&
 
 namespace {
 
-// normalize_plan_line(line) appended to `out` (a prefix already there is kept as it is).
+// normalize_plan_line(line) appended to `out` (a prefix already there is kept as it is). Only a
+// '#', '(' or '=' before a digit can start a number that goes: the text between is copied whole.
 void append_normalized_plan_line(std::string_view line, std::string& out) {
   const std::size_t base = out.size();
   out.reserve(base + line.size());
   auto digit = [&](std::size_t i) { return i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); };
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    out += c;
-    if (!digit(i + 1)) continue;
-    std::size_t end = i + 1;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    std::size_t j = i;
+    while (j < line.size() && !((line[j] == '#' || line[j] == '(' || line[j] == '=') && digit(j + 1))) ++j;
+    if (j == line.size()) {
+      out.append(line.substr(i));
+      break;
+    }
+    const char c = line[j];
+    out.append(line.substr(i, j + 1 - i));
+    std::size_t end = j + 1;
     while (digit(end)) ++end;
     // Spark renumbers these between runs: name#123, [id=#12], [plan_id=45], *(3), "Exchange (17)".
     bool renumbered = c == '#' || (c == '(' && end < line.size() && line[end] == ')') ||
                       (c == '=' && out.size() - base >= 8 && out.compare(out.size() - 8, 8, "plan_id=") == 0);
-    if (renumbered) i = end - 1;
+    i = renumbered ? end : j + 1;
   }
   // Tree-drawing prefixes go too: moving a subtree must not change its fingerprint.
   auto first = out.find_first_not_of(" :+-|", base);

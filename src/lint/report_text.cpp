@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -85,12 +86,28 @@ void append_printable(std::string& out, std::string_view s) {
   }
 }
 
+// `n` in decimal, appended to `out` (std::to_chars: fmt's back_inserter went a character at a time).
+template <class Int>
+void append_number(std::string& out, Int n) {
+  char digits[24];
+  const auto r = std::to_chars(digits, digits + sizeof digits, n);
+  out.append(digits, r.ptr);
+}
+
 // "cell C:L:C" in a notebook, else "L:C".
 void append_where(std::string& out, const Location& l) {
-  if (l.cell > 0)
-    fmt::format_to(std::back_inserter(out), "cell {}:{}:{}", l.cell, l.cell_line, l.cell_column);
-  else
-    fmt::format_to(std::back_inserter(out), "{}:{}", l.line, l.column);
+  if (l.cell > 0) {
+    out += "cell ";
+    append_number(out, l.cell);
+    out += ':';
+    append_number(out, l.cell_line);
+    out += ':';
+    append_number(out, l.cell_column);
+  } else {
+    append_number(out, l.line);
+    out += ':';
+    append_number(out, l.column);
+  }
 }
 
 constexpr std::size_t kQuoteWidth = 240;  // longer lines are cut around the column
@@ -125,8 +142,13 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   }
   // "  NNN | " then the line; the caret line below is padded to the same width.
   char gutter[32];
-  const auto g = fmt::format_to_n(gutter, sizeof gutter, "{:>5} | ", number);
-  const std::string_view gutter_text(gutter, g.size < sizeof gutter ? g.size : sizeof gutter);
+  char digits[16];
+  const std::size_t width = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, number).ptr - digits);
+  const std::size_t spaces = width < 5 ? 5 - width : 0;
+  std::memset(gutter, ' ', spaces);
+  std::memcpy(gutter + spaces, digits, width);
+  std::memcpy(gutter + spaces + width, " | ", 3);
+  const std::string_view gutter_text(gutter, spaces + width + 3);
   p.paint_to(out, "34", gutter_text);
   const std::size_t line_at = out.size();
   out += head;
@@ -144,7 +166,13 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   });
   const std::size_t pad = std::min(start, line_size);
   out.reserve(out.size() + pad + len + 16);
-  for (std::size_t i = 0; i < pad; ++i) out += out[line_at + i] == '\t' ? '\t' : ' ';
+  // Spaces under the line up to the caret, tabs where the line has them (appended whole, then the
+  // tabs put back: most lines have none).
+  const std::size_t pad_at = out.size();
+  out.append(pad, ' ');
+  for (const char* t = static_cast<const char*>(std::memchr(out.data() + line_at, '\t', pad)); t != nullptr;
+       t = static_cast<const char*>(std::memchr(t + 1, '\t', out.data() + line_at + pad - (t + 1))))
+    out[pad_at + static_cast<std::size_t>(t - (out.data() + line_at))] = '\t';
   p.paint_with(out, "1;32", [&](std::string& o) {
     o += '^';
     o.append(len - 1, '~');
