@@ -121,6 +121,58 @@ const util::NameSet kDataFrameOnlyMethods{"withColumn",
                                           "fillna",
                                           "dropna"};
 
+// What classify() asks of a link's name, as bits (Link::kinds): which of the sets above it is in,
+// and which of the names it compares with it is.
+enum LinkKind : std::uint16_t {
+  kSparkOnlyKind = 1U << 0,
+  kReaderKind = 1U << 1,
+  kRddOnlyKind = 1U << 2,
+  kDriverResultKind = 1U << 3,
+  kGroupingKind = 1U << 4,
+  kRddSourceKind = 1U << 5,
+  kDataFrameOnlyKind = 1U << 6,
+  kCountName = 1U << 7,
+  kSparkContextName = 1U << 8,
+  kRddName = 1U << 9,
+  kToDFName = 1U << 10,
+  kSelectName = 1U << 11,
+  kGetOrCreateName = 1U << 12,
+};
+
+struct LinkKindTable {
+  util::NameSet names;
+  std::vector<std::uint16_t> kinds;  // by the name's index in `names`
+};
+
+const LinkKindTable kLinkKinds = [] {
+  std::map<std::string, std::uint16_t, std::less<>> all;
+  const std::pair<const util::NameSet*, LinkKind> sets[] = {
+      {&kSparkOnlyMethods, kSparkOnlyKind}, {&kReaders, kReaderKind},         {&kRddOnlyMethods, kRddOnlyKind},
+      {&kDriverResults, kDriverResultKind}, {&kGroupings, kGroupingKind},     {&kRddSources, kRddSourceKind},
+      {&kDataFrameOnlyMethods, kDataFrameOnlyKind}};
+  for (const auto& [set, bit] : sets)
+    for (const std::string& name : set->names()) all[name] |= bit;
+  const std::pair<std::string_view, LinkKind> names[] = {{"count", kCountName},    {"sparkContext", kSparkContextName},
+                                                         {"rdd", kRddName},        {"toDF", kToDFName},
+                                                         {"select", kSelectName}, {"getOrCreate", kGetOrCreateName}};
+  for (const auto& [name, bit] : names) all[std::string(name)] |= bit;
+  std::vector<std::string_view> listed;
+  std::vector<std::uint16_t> kinds;
+  for (const auto& [name, bits] : all) {
+    listed.push_back(name);
+    kinds.push_back(bits);
+  }
+  util::NameSet set(listed);
+  std::vector<std::uint16_t> by_index(set.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) by_index[set.index(listed[i])] = kinds[i];
+  return LinkKindTable{std::move(set), std::move(by_index)};
+}();
+
+std::uint16_t link_kinds(std::string_view name) {
+  const std::size_t i = kLinkKinds.names.index(name);
+  return i < kLinkKinds.kinds.size() ? kLinkKinds.kinds[i] : 0;
+}
+
 // The analysis reads planlint's copy of each syntax tree (syntax_tree.hpp): a node's children and
 // fields are arrays there, where tree-sitter 0.20's node API walks the siblings from the first on
 // every ts_node_child / ts_node_child_by_field_id call. A missing field, or a child past the last,
@@ -900,6 +952,7 @@ class Analyzer {
         if (is<"attribute">(fn)) {
           Link l;
           l.name = m_.keep_name(view(field<"attribute">(fn)));
+          l.kinds = link_kinds(l.name);
           l.is_call = true;
           l.name_pos = pos_of(field<"attribute">(fn));
           Node obj = field<"object">(fn);
@@ -938,6 +991,7 @@ class Analyzer {
       if (is<"attribute">(cur)) {
         Link l;
         l.name = m_.keep_name(view(field<"attribute">(cur)));
+        l.kinds = link_kinds(l.name);
         l.name_pos = pos_of(field<"attribute">(cur));
         Node obj = field<"object">(cur);
         l.link_pos = pos_of(cur);
@@ -1041,7 +1095,7 @@ class Analyzer {
                         (c.root_is_call && c.root.find("SparkSession") != std::string::npos);
     if (!c.root_is_call && c.root == "SparkSession") session_root = true;
     bool builder = false;
-    for (const auto& l : c.links) builder = builder || l.name == "getOrCreate";
+    for (const auto& l : c.links) builder = builder || (l.kinds & kGetOrCreateName) != 0;
     c.is_session = session_root && (c.links.empty() || builder);
 
     Kind kind = Kind::unknown;
@@ -1073,47 +1127,47 @@ class Analyzer {
         kind = Kind::dataframe;
     }
     for (std::size_t i = 0; i < c.links.size(); ++i) {
-      std::string_view name = c.links[i].name;
+      const std::uint16_t name = c.links[i].kinds;  // what the name is, as LinkKind bits
       Kind before = kind;
       c.links[i].on = local                     ? Link::On::local
                       : kind == Kind::dataframe ? Link::On::dataframe
                       : kind == Kind::rdd       ? Link::On::rdd
                                                 : Link::On::unknown;
       if (local) continue;
-      if ((kind == Kind::dataframe || kind == Kind::rdd || kind == Kind::unknown) && kDriverResults.count(name) != 0 &&
-          c.links[i].is_call && !(name == "count" && i > 0 && kGroupings.count(c.links[i - 1].name) != 0)) {
+      if ((kind == Kind::dataframe || kind == Kind::rdd || kind == Kind::unknown) && (name & kDriverResultKind) != 0 &&
+          c.links[i].is_call && !((name & kCountName) != 0 && i > 0 && (c.links[i - 1].kinds & kGroupingKind) != 0)) {
         local = true;  // toPandas(), collect(), count(): what follows works on driver-side values
         continue;
       }
       switch (kind) {
         case Kind::session:
-          if (name == "sparkContext")
+          if ((name & kSparkContextName) != 0)
             kind = Kind::context;
-          else if (kReaders.count(name) != 0)
+          else if ((name & kReaderKind) != 0)
             kind = Kind::dataframe;
           break;
         case Kind::context:
-          if (kRddSources.count(name) != 0) kind = Kind::rdd;
+          if ((name & kRddSourceKind) != 0) kind = Kind::rdd;
           break;
         case Kind::dataframe:
-          if (name == "rdd") {
+          if ((name & kRddName) != 0) {
             kind = Kind::rdd;
             of_dataframe = true;
-          } else if (kRddOnlyMethods.count(name) != 0) {
+          } else if ((name & kRddOnlyKind) != 0) {
             kind = Kind::rdd;  // spark.read.textFile(p).flatMap(...): whatever the reader, an RDD now
           }
           break;
         case Kind::rdd:
-          if (name == "toDF") kind = Kind::dataframe;
+          if ((name & kToDFName) != 0) kind = Kind::dataframe;
           break;
         case Kind::unknown:
-          if (name == "rdd" && !c.links[i].is_call) {
+          if ((name & kRddName) != 0 && !c.links[i].is_call) {
             kind = Kind::rdd;
             of_dataframe = true;
-          } else if (kRddOnlyMethods.count(name) != 0) {
+          } else if ((name & kRddOnlyKind) != 0) {
             kind = Kind::rdd;
-          } else if (kDataFrameOnlyMethods.count(name) != 0 ||
-                     (name == "select" && c.links[i].is_call && select_means_dataframe(c))) {
+          } else if ((name & kDataFrameOnlyKind) != 0 ||
+                     ((name & kSelectName) != 0 && c.links[i].is_call && select_means_dataframe(c))) {
             kind = Kind::dataframe;
           }
           break;
@@ -1128,7 +1182,7 @@ class Analyzer {
     // still say "Spark data": treated as a DataFrame, as before.
     bool spark_data = false;
     if (kind == Kind::unknown)
-      for (const auto& l : c.links) spark_data = spark_data || kSparkOnlyMethods.count(l.name) != 0;
+      for (const auto& l : c.links) spark_data = spark_data || (l.kinds & kSparkOnlyKind) != 0;
     c.is_rdd = kind == Kind::rdd;
     c.rdd_of_dataframe = c.is_rdd && of_dataframe;
     c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);

@@ -401,6 +401,9 @@ struct Link {
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
   On on = On::unknown;
+  // What the analysis tells kinds of data apart by, of the name (bits of analyzer.cpp's LinkKind):
+  // looked up once, when the link is made, where classify() asked several sets on every run.
+  std::uint16_t kinds = 0;
   Pos name_pos;  // the method name
   Pos link_pos;  // from the '.' to the end of the call: what removing the link removes
   Pos expr_pos;  // the whole expression up to and including this link

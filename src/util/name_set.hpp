@@ -38,6 +38,16 @@ class NameSet {
       if (names_[i] == s) return true;
     }
   }
+  // The place of `s` among the names as listed (duplicates dropped), or size() when it is not one.
+  [[nodiscard]] std::size_t index(std::string_view s) const {
+    for (std::size_t at = hash(s) & mask_;; at = (at + 1) & mask_) {
+      const std::uint32_t i = slots_[at];
+      if (i == kEmpty) return names_.size();
+      if (names_[i] == s) return i;
+    }
+  }
+  // The names, as listed (duplicates dropped).
+  [[nodiscard]] std::span<const std::string> names() const { return names_; }
   // As std::set::count: 1 or 0.
   [[nodiscard]] std::size_t count(std::string_view s) const { return contains(s) ? 1 : 0; }
   [[nodiscard]] std::size_t size() const { return names_.size(); }
