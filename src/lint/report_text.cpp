@@ -143,7 +143,8 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   // "  NNN | " then the line; the caret line below is padded to the same width.
   char gutter[32];
   char digits[16];
-  const std::size_t width = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, number).ptr - digits);
+  const std::size_t width =
+      static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, number).ptr - digits);
   const std::size_t spaces = width < 5 ? 5 - width : 0;
   std::memset(gutter, ' ', spaces);
   std::memcpy(gutter + spaces, digits, width);

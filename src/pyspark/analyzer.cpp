@@ -147,13 +147,13 @@ struct LinkKindTable {
 const LinkKindTable kLinkKinds = [] {
   std::map<std::string, std::uint16_t, std::less<>> all;
   const std::pair<const util::NameSet*, LinkKind> sets[] = {
-      {&kSparkOnlyMethods, kSparkOnlyKind}, {&kReaders, kReaderKind},         {&kRddOnlyMethods, kRddOnlyKind},
-      {&kDriverResults, kDriverResultKind}, {&kGroupings, kGroupingKind},     {&kRddSources, kRddSourceKind},
+      {&kSparkOnlyMethods, kSparkOnlyKind},        {&kReaders, kReaderKind},     {&kRddOnlyMethods, kRddOnlyKind},
+      {&kDriverResults, kDriverResultKind},        {&kGroupings, kGroupingKind}, {&kRddSources, kRddSourceKind},
       {&kDataFrameOnlyMethods, kDataFrameOnlyKind}};
   for (const auto& [set, bit] : sets)
     for (const std::string& name : set->names()) all[name] |= bit;
-  const std::pair<std::string_view, LinkKind> names[] = {{"count", kCountName},    {"sparkContext", kSparkContextName},
-                                                         {"rdd", kRddName},        {"toDF", kToDFName},
+  const std::pair<std::string_view, LinkKind> names[] = {{"count", kCountName},   {"sparkContext", kSparkContextName},
+                                                         {"rdd", kRddName},       {"toDF", kToDFName},
                                                          {"select", kSelectName}, {"getOrCreate", kGetOrCreateName}};
   for (const auto& [name, bit] : names) all[std::string(name)] |= bit;
   std::vector<std::string_view> listed;
@@ -1114,8 +1114,7 @@ class Analyzer {
     }
     if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") kind = Kind::dataframe;
     if (c.root_is_call) {
-      if (const FunctionInfo* f = m_.function(c.root); f != nullptr && f->returns_dataframe)
-        kind = Kind::dataframe;
+      if (const FunctionInfo* f = m_.function(c.root); f != nullptr && f->returns_dataframe) kind = Kind::dataframe;
       // functools.reduce(DataFrame.unionByName, dfs) / reduce(lambda a, b: a.union(b), dfs)
       if ((c.root == "functools.reduce" || c.root == "reduce") &&
           (c.root_expr.text.find("DataFrame.") != std::string::npos ||

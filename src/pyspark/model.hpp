@@ -603,12 +603,46 @@ struct SourceModel {
       return static_cast<std::size_t>(h);
     }
   };
-  std::unordered_set<std::string, NameHash, std::equal_to<>> names;  // what Expr::callee views (each name once)
-  const std::string* keep_string(std::string_view name) {
-    auto it = names.find(name);
-    if (it == names.end()) it = names.emplace(name).first;
-    return &*it;
-  }
+  // Each name once (what KeptName and Expr::callee point at): the strings in blocks that never move,
+  // found through an open-addressing table of their hashes (no node, no division per lookup).
+  class NameTable {
+   public:
+    const std::string* find_or_add(std::string_view name) {
+      if ((count_ + 1) * 2 > slots_.size()) grow();
+      const std::size_t h = NameHash{}(name);
+      for (std::size_t at = h & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
+        Slot& slot = slots_[at];
+        if (slot.name == nullptr) {
+          slot = {h, &strings_.emplace_back(name)};
+          ++count_;
+          return slot.name;
+        }
+        if (slot.hash == h && *slot.name == name) return slot.name;
+      }
+    }
+    [[nodiscard]] std::size_t size() const { return count_; }
+
+   private:
+    struct Slot {
+      std::size_t hash = 0;
+      const std::string* name = nullptr;
+    };
+    void grow() {
+      std::vector<Slot> old = std::move(slots_);
+      slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+      for (const Slot& s : old)
+        if (s.name != nullptr) {
+          std::size_t at = s.hash & (slots_.size() - 1);
+          while (slots_[at].name != nullptr) at = (at + 1) & (slots_.size() - 1);
+          slots_[at] = s;
+        }
+    }
+    std::vector<Slot> slots_;
+    std::size_t count_ = 0;
+    ChunkList<std::string> strings_;
+  };
+  NameTable names;
+  const std::string* keep_string(std::string_view name) { return names.find_or_add(name); }
   std::string_view keep(std::string_view name) { return *keep_string(name); }
   KeptName keep_name(std::string_view name) { return KeptName(keep_string(name)); }
 

@@ -23,8 +23,8 @@ typedef struct {
   uint32_t position;         /* the start byte of the next child */
   uint32_t parent;           /* the output index of the visible node these children belong to */
   uint32_t pending_begin;    /* where the parent's children start in the pending list */
-  uint16_t inherited_field; /* the field a child without its own entry gets (through this node) */
-  bool closes_parent;       /* the parent's own children: when they end, its kid lists are written */
+  uint16_t inherited_field;  /* the field a child without its own entry gets (through this node) */
+  bool closes_parent;        /* the parent's own children: when they end, its kid lists are written */
 } Frame;
 
 /* The field of each structural child of each production (0: none), as the first non-inherited
@@ -163,8 +163,8 @@ static int grow_stack(PlanlintTsWalk *walk, Stack *st) {
 }
 
 /* Pushes the frame of `node`'s children (a heap subtree with children); 0 if the stack could not grow. */
-static inline int push_children(const TSLanguage *language, const FieldTable *fields, PlanlintTsWalk *walk,
-                                Stack *st, Subtree node, uint32_t start, uint32_t parent, uint16_t inherited_field,
+static inline int push_children(const TSLanguage *language, const FieldTable *fields, PlanlintTsWalk *walk, Stack *st,
+                                Subtree node, uint32_t start, uint32_t parent, uint16_t inherited_field,
                                 bool closes_parent, size_t pending_begin) {
   if (st->top + 1 == st->limit && !grow_stack(walk, st)) return 0;
   Frame *f = ++st->top;
