@@ -129,7 +129,7 @@ class Graph {
     const std::size_t n = m.chains.size();
     blocks_.reserve(m.chains.blocks().size());
     for (std::size_t b = 0; b < m.chains.blocks().size(); ++b)
-      blocks_.push_back({reinterpret_cast<std::uintptr_t>(m.chains.blocks()[b]), b});
+      blocks_.emplace_back(reinterpret_cast<std::uintptr_t>(m.chains.blocks()[b]), b);
     std::sort(blocks_.begin(), blocks_.end());
     std::vector<std::pair<std::uint32_t, const Chain*>> found;  // (index of the chain used, the user)
     for_each_use([&](const Chain* used, const Chain* by) {

@@ -148,8 +148,9 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   const std::size_t spaces = width < 5 ? 5 - width : 0;
   std::memset(gutter, ' ', spaces);
   std::memcpy(gutter + spaces, digits, width);
-  std::memcpy(gutter + spaces + width, " | ", 3);
-  const std::string_view gutter_text(gutter, spaces + width + 3);
+  constexpr std::string_view kBar = " | ";
+  std::copy(kBar.begin(), kBar.end(), gutter + spaces + width);
+  const std::string_view gutter_text(gutter, spaces + width + kBar.size());
   p.paint_to(out, "34", gutter_text);
   const std::size_t line_at = out.size();
   out += head;
