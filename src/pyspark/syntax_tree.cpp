@@ -22,7 +22,7 @@ SyntaxNode make_node(TSNode n, TSFieldId field) {
 #if PLANLINT_TS_WALK
 struct SyntaxTree::WalkBuffers {
   PlanlintTsWalk walk{};
-  UninitVector<std::uint32_t> pending;
+  UninitVector<const SyntaxNode*> pending;
   WalkBuffers() = default;
   WalkBuffers(const WalkBuffers&) = delete;
   WalkBuffers& operator=(const WalkBuffers&) = delete;

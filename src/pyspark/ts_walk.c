@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "language.h"
 #include "subtree.h"
@@ -128,7 +129,7 @@ static inline uint32_t padding_of(Subtree s) { return s.data.is_inline ? s.data.
 typedef struct {
   PlanlintSyntaxNode *nodes;
   const PlanlintSyntaxNode **kids;
-  uint32_t *pending;
+  const PlanlintSyntaxNode **pending;
   size_t kid_count, pending_count;
 } Output;
 
@@ -137,7 +138,7 @@ static void close_node(Output *o, uint32_t node, uint32_t begin) {
   PlanlintSyntaxNode *n = &o->nodes[node];
   const PlanlintSyntaxNode **kids = o->kids + o->kid_count;
   uint32_t count = (uint32_t)(o->pending_count - begin), named = 0;
-  for (uint32_t i = 0; i < count; ++i) kids[i] = &o->nodes[o->pending[begin + i]];
+  memcpy((void *)kids, (const void *)(o->pending + begin), count * sizeof *kids);
   for (uint32_t i = 0; i < count; ++i)
     if (kids[i]->named) kids[count + named++] = kids[i];
   n->kids = kids;
@@ -245,7 +246,7 @@ static size_t walk_tree(const TSTree *tree, const FieldTable *fields, PlanlintTs
     node->symbol = public_symbol(language, alias != 0 ? alias : c.symbol);
     node->field = field;
     node->named = alias != 0 ? language->symbol_metadata[alias].named : c.named;
-    o.pending[o.pending_count++] = index;
+    o.pending[o.pending_count++] = node;
     if (c.has_visible_children &&
         !push_children(language, fields, walk, &st, child, start, index, 0, true, o.pending_count))
       return (size_t)-1;

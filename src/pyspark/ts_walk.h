@@ -35,7 +35,7 @@ typedef struct PlanlintSyntaxNode {
 typedef struct {
   PlanlintSyntaxNode *nodes;
   const PlanlintSyntaxNode **kids;
-  uint32_t *pending;
+  const PlanlintSyntaxNode **pending; /* the children found of the nodes being walked */
   void *frames;
   size_t frame_capacity;
 } PlanlintTsWalk;
