@@ -296,7 +296,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
     if (!l.is_call || !acted_on.contains(l.name)) continue;
-    const std::string n(l.name);
+    const KeptName n = l.name;  // compared with literals inline
     if (n == "groupBy" || n == "groupby" || n == "rollup" || n == "cube" || n == "groupingSets") {
       grouping = true;
       continue;
@@ -313,7 +313,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       // limit(n) with a name is bounded by the author; a literal above kFewRows is not "few".
       std::optional<std::int64_t> count = n == "limit" ? a->value.int_value() : std::nullopt;
       if (count && *count > kFewRows) continue;
-      if (fact.rows != Rows::one) fact = {count == 1 ? Rows::one : Rows::few, n + "(...)"};
+      if (fact.rows != Rows::one) fact = {count == 1 ? Rows::one : Rows::few, std::string(n.view()) + "(...)"};
       continue;
     }
     if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(l, n == "selectExpr"))) {
@@ -321,7 +321,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       continue;
     }
     if (n == "crosstab" || n == "freqItems") {  // one row per distinct value (pair): bounded by the keys
-      if (fact.rows == Rows::unknown) fact = {Rows::grouped, "a " + n};
+      if (fact.rows == Rows::unknown) fact = {Rows::grouped, "a " + std::string(n.view())};
       continue;
     }
     if (n == "distinct" && k > 0 &&
