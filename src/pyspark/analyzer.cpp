@@ -304,6 +304,48 @@ template <Literal Name>
   return kTypeSet<Name>.contains(n);
 }
 
+// Which of a few types a node is, as its place in a list of type names (1 for the first; 0 for none
+// of them): one load, where a test per type was a load, a shift and a branch each.
+class TypeIndex {
+ public:
+  TypeIndex(std::initializer_list<std::string_view> names) {
+    const TSLanguage* lang = tree_sitter_python();
+    const std::uint32_t count = ts_language_symbol_count(lang);
+    for (std::uint32_t i = 0; i < count && i < kMaxSymbols; ++i) {
+      const char* symbol = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
+      if (symbol == nullptr) continue;
+      std::uint8_t k = 1;
+      for (std::string_view name : names) {
+        if (name == symbol) index_[i] = k;
+        ++k;
+      }
+    }
+  }
+  [[nodiscard, gnu::always_inline]] std::uint8_t of(Node n) const {
+    return n == nullptr || n->symbol >= kMaxSymbols ? 0 : index_[n->symbol];
+  }
+
+ private:
+  static constexpr std::size_t kMaxSymbols = 1024;
+  std::array<std::uint8_t, kMaxSymbols> index_{};
+};
+
+// The types make_expr() reads something of, in this order (ExprType).
+const TypeIndex kExprTypes{"string", "integer", "unary_operator", "true",      "false",
+                           "lambda", "call",    "attribute",      "identifier"};
+enum ExprType : std::uint8_t {
+  kOtherExpr,
+  kStringExpr,
+  kIntegerExpr,
+  kUnaryExpr,
+  kTrueExpr,
+  kFalseExpr,
+  kLambdaExpr,
+  kCallExpr,
+  kAttributeExpr,
+  kIdentifierExpr
+};
+
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
 Node unparen(Node n) {
   for (int guard = 0; guard < 1000 && is<"parenthesized_expression">(n); ++guard) {
@@ -723,7 +765,8 @@ class Analyzer {
   // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
   void collect_columns(Node n, std::vector<std::string_view>& out, int depth, bool sql_string) {
     if (depth > kMaxDepth || is_null(n)) return;
-    if (is<"string">(n)) {
+    const std::uint8_t type = kExprTypes.of(n);
+    if (type == kStringExpr) {
       std::string_view v = string_value(n).value_or("");
       if (sql_string) {
         std::string word;
@@ -740,11 +783,11 @@ class Analyzer {
       }
       return;
     }
-    if (is<"attribute">(n)) {
+    if (type == kAttributeExpr) {
       Node obj = field<"object">(n);
       if (is<"identifier">(obj) && !m_.has_import(view(obj))) out.push_back(view(field<"attribute">(n)));
     }
-    if (is<"call">(n)) {
+    if (type == kCallExpr) {
       const std::string_view callee = qualified(field<"function">(n));
       const bool expr_fn = callee == "pyspark.sql.functions.expr";
       const bool col_fn = callee == "pyspark.sql.functions.col" || callee == "pyspark.sql.functions.column" || expr_fn;
@@ -905,36 +948,54 @@ class Analyzer {
     e.set_text(view(n), pos_of(n));
     if (!is_null(n)) e.set_kind(pyspark::Kind(n->symbol));
     if (too_deep(n, depth)) return e;
-    if (is<"string">(n)) e.set_string_value(string_value(n));
-    if (is<"integer">(n)) {
-      std::string digits;
-      for (char c : e.text())
-        if (c != '_') digits += c;
-      try {
-        e.set_int_value(std::stoll(digits, nullptr, 0));
-      } catch (...) {
+    switch (kExprTypes.of(n)) {  // a node is one type: at most one of these
+      case kStringExpr:
+        e.set_string_value(string_value(n));
+        break;
+      case kIntegerExpr: {
+        std::string digits;
+        for (char c : e.text())
+          if (c != '_') digits += c;
+        try {
+          e.set_int_value(std::stoll(digits, nullptr, 0));
+        } catch (...) {
+        }
+        break;
       }
+      case kUnaryExpr:
+        if (e.text().rfind('-', 0) == 0) {
+          Expr inner = make_expr(field<"argument">(n), depth + 1);
+          if (inner.int_value()) e.set_int_value(-*inner.int_value());
+        }
+        break;
+      case kTrueExpr:
+        e.set_bool_value(true);
+        break;
+      case kFalseExpr:
+        e.set_bool_value(false);
+        break;
+      case kLambdaExpr: {
+        Expr::Lambda l;
+        Node params = field<"parameters">(n);
+        for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(nth_named(params, i)));
+        l.body = view(field<"body">(n));
+        e.set_lambda(&m_.lambdas.emplace_back(std::move(l)));
+        break;
+      }
+      case kCallExpr: {
+        KeptName callee = m_.keep_name(qualified(field<"function">(n)));
+        e.set_chain(build_chain(n, depth + 1), callee);
+        break;
+      }
+      case kAttributeExpr:
+        e.set_chain(build_chain(n, depth + 1));
+        break;
+      case kIdentifierExpr:
+        if (auto it = bindings_.find(e.text()); it != bindings_.end()) e.set_chain(it->second);
+        break;
+      default:
+        break;
     }
-    if (is<"unary_operator">(n) && e.text().rfind('-', 0) == 0) {
-      Expr inner = make_expr(field<"argument">(n), depth + 1);
-      if (inner.int_value()) e.set_int_value(-*inner.int_value());
-    }
-    if (is<"true">(n)) e.set_bool_value(true);
-    if (is<"false">(n)) e.set_bool_value(false);
-    if (is<"lambda">(n)) {
-      Expr::Lambda l;
-      Node params = field<"parameters">(n);
-      for (std::uint32_t i = 0; i < named_count(params); ++i) l.params.push_back(view(nth_named(params, i)));
-      l.body = view(field<"body">(n));
-      e.set_lambda(&m_.lambdas.emplace_back(std::move(l)));
-    }
-    if (is<"call">(n)) {
-      KeptName callee = m_.keep_name(qualified(field<"function">(n)));
-      e.set_chain(build_chain(n, depth + 1), callee);
-    }
-    if (is<"attribute">(n)) e.set_chain(build_chain(n, depth + 1));
-    if (is<"identifier">(n))
-      if (auto it = bindings_.find(e.text()); it != bindings_.end()) e.set_chain(it->second);
     columns_.clear();  // nested expressions are complete by now: the list is this one's alone
     collect_columns(n, columns_, depth + 1, false);
     e.set_columns(intern_columns(columns_));
