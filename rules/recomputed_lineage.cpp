@@ -353,10 +353,14 @@ class Graph {
   // it, found by address among the blocks sorted by address, then its place in the block.
   [[nodiscard]] std::size_t index_of(const Chain* c) const {
     const auto at = reinterpret_cast<std::uintptr_t>(c);
+    constexpr std::size_t kPer = decltype(m_.chains)::per_block();
+    if (blocks_.size() == 1) {  // most files: one block, no search
+      const std::size_t i = (at - blocks_.front().first) / sizeof(Chain);
+      return at >= blocks_.front().first && i < m_.chains.size() ? i : m_.chains.size();
+    }
     auto it = std::upper_bound(blocks_.begin(), blocks_.end(), std::make_pair(at, SIZE_MAX));
     if (it == blocks_.begin()) return m_.chains.size();
     --it;
-    constexpr std::size_t kPer = decltype(m_.chains)::per_block();
     if (at - it->first >= kPer * sizeof(Chain)) return m_.chains.size();
     const std::size_t i = it->second * kPer + (at - it->first) / sizeof(Chain);
     return i < m_.chains.size() ? i : m_.chains.size();
