@@ -252,20 +252,31 @@ Node field(Node n) {
   return is_null(n) ? n : child_by_field(n, kFieldId<Name>);
 }
 
-// The symbols whose type name is `name` (a name can be both a named and an anonymous symbol).
+constexpr std::size_t kMaxSymbols = 1024;  // tree-sitter-python has about 280
+
+// f(symbol, k) for each symbol (below kMaxSymbols) whose type name is names[k] (a name can be both
+// a named and an anonymous symbol).
+template <class F>
+void for_each_symbol_named(std::initializer_list<std::string_view> names, F&& f) {
+  const TSLanguage* lang = tree_sitter_python();
+  const std::uint32_t count = ts_language_symbol_count(lang);
+  for (std::uint32_t i = 0; i < count && i < kMaxSymbols; ++i) {
+    const char* symbol = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
+    if (symbol == nullptr) continue;
+    std::size_t k = 0;
+    for (std::string_view name : names) {
+      if (name == symbol) f(i, k);
+      ++k;
+    }
+  }
+}
+
+// The symbols whose type name is `name`, or any of `names`.
 class TypeSet {
  public:
   explicit TypeSet(std::string_view name) : TypeSet({name}) {}
-  // The symbols of any of these names.
   TypeSet(std::initializer_list<std::string_view> names) {
-    const TSLanguage* lang = tree_sitter_python();
-    const std::uint32_t count = ts_language_symbol_count(lang);
-    for (std::uint32_t i = 0; i < count && i < kMaxSymbols; ++i) {
-      const char* symbol = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
-      if (symbol == nullptr) continue;
-      for (std::string_view name : names)
-        if (name == symbol) bits_[i / 64] |= std::uint64_t{1} << (i % 64);
-    }
+    for_each_symbol_named(names, [&](std::uint32_t i, std::size_t) { bits_[i / 64] |= std::uint64_t{1} << (i % 64); });
   }
   // Inlined at every is<>: a call per type test was 0.4 % of a run.
   [[nodiscard, gnu::always_inline]] bool contains(Node n) const {
@@ -273,7 +284,6 @@ class TypeSet {
   }
 
  private:
-  static constexpr std::size_t kMaxSymbols = 1024;  // tree-sitter-python has about 280
   std::array<std::uint64_t, kMaxSymbols / 64> bits_{};
 };
 
@@ -309,24 +319,13 @@ template <Literal Name>
 class TypeIndex {
  public:
   TypeIndex(std::initializer_list<std::string_view> names) {
-    const TSLanguage* lang = tree_sitter_python();
-    const std::uint32_t count = ts_language_symbol_count(lang);
-    for (std::uint32_t i = 0; i < count && i < kMaxSymbols; ++i) {
-      const char* symbol = ts_language_symbol_name(lang, static_cast<TSSymbol>(i));
-      if (symbol == nullptr) continue;
-      std::uint8_t k = 1;
-      for (std::string_view name : names) {
-        if (name == symbol) index_[i] = k;
-        ++k;
-      }
-    }
+    for_each_symbol_named(names, [&](std::uint32_t i, std::size_t k) { index_[i] = static_cast<std::uint8_t>(k + 1); });
   }
   [[nodiscard, gnu::always_inline]] std::uint8_t of(Node n) const {
     return n == nullptr || n->symbol >= kMaxSymbols ? 0 : index_[n->symbol];
   }
 
  private:
-  static constexpr std::size_t kMaxSymbols = 1024;
   std::array<std::uint8_t, kMaxSymbols> index_{};
 };
 

@@ -31,13 +31,7 @@ class NameSet {
       names_.emplace_back(n);
     }
   }
-  [[nodiscard]] bool contains(std::string_view s) const {
-    for (std::size_t at = hash(s) & mask_;; at = (at + 1) & mask_) {
-      const std::uint32_t i = slots_[at];
-      if (i == kEmpty) return false;
-      if (names_[i] == s) return true;
-    }
-  }
+  [[nodiscard]] bool contains(std::string_view s) const { return index(s) != names_.size(); }
   // The place of `s` among the names as listed (duplicates dropped), or size() when it is not one.
   [[nodiscard]] std::size_t index(std::string_view s) const {
     for (std::size_t at = hash(s) & mask_;; at = (at + 1) & mask_) {
