@@ -14,14 +14,18 @@ ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fails=$((fails+1)); }
 
 # A tree of 400 files with findings (Python, notebooks' neighbours: plans) and one that cannot be read.
-make_tree() {  # DIR COPIES
-  mkdir -p "$1"
-  for ((i = 0; i < $2; i++)); do
-    d="$1/d$((i % 7))"
-    mkdir -p "$d"
-    cp "$fixtures/source/collect-large/bad_collect.py" "$d/job$i.py"
-    cp "$fixtures/rules/redundant-shuffle/bad_repartition_then_groupby.plan" "$d/q$i.plan"
-  done
+make_tree() {  # DIR COPIES (one Python process, not two cp per file: the test ran mostly fork and exec)
+  python3 - "$1" "$2" "$fixtures/source/collect-large/bad_collect.py" \
+    "$fixtures/rules/redundant-shuffle/bad_repartition_then_groupby.plan" <<'PY'
+import os, sys
+root, copies = sys.argv[1], int(sys.argv[2])
+py, plan = (open(f, "rb").read() for f in sys.argv[3:5])
+for i in range(copies):
+    d = os.path.join(root, f"d{i % 7}")
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, f"job{i}.py"), "wb").write(py)
+    open(os.path.join(d, f"q{i}.plan"), "wb").write(plan)
+PY
 }
 make_tree "$work/t" 200
 printf '\xff\xfeU\x00T\x00F\x00' > "$work/t/d3/utf16.py"
@@ -82,7 +86,8 @@ fi
 # under three times its size (it was about seven times when the whole document was held).
 if [ -z "${ASAN_OPTIONS:-}" ] && [ -x /usr/bin/time ]; then
   plan=$fixtures/rules/redundant-shuffle/ok_groupby_two_stage.plan  # no findings: the plans, not the report
-  for ((i = 0; i < 8000; i++)); do cat "$plan"; echo; done > "$work/many.plan"
+  python3 -c 'import sys; p = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write((p + b"\n") * 8000)' \
+    "$plan" "$work/many.plan"
   : > "$work/empty.plan"
   size_kb=$(( $(wc -c < "$work/many.plan") / 1024 ))
   /usr/bin/time -f %M -o "$work/rss0" "$planlint" --isolated --no-cache --exit-zero -q "$work/empty.plan" >/dev/null 2>&1
