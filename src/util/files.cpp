@@ -68,16 +68,28 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes,
     r.error = too_large_text();
     return r;
   }
-  // Blocking reads from here: a FIFO opened without a writer now reads end-of-file at once (and a
-  // network or FUSE file system that honours O_NONBLOCK on regular files cannot cut a read short).
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  if (S_ISREG(st.st_mode) && !too_large) r.text.reserve(static_cast<std::size_t>(st.st_size));
+  // Blocking reads from here: a FIFO opened without a writer now reads end-of-file at once. A regular
+  // file keeps O_NONBLOCK, which local file systems ignore (two system calls a file less: a tree of
+  // 6,400 small plans spent a quarter of its time in system calls); a network or FUSE file system
+  // that honours it and answers EAGAIN gets blocking reads then, so that it cannot cut a read short.
+  const bool regular = S_ISREG(st.st_mode);
+  auto make_blocking = [fd] {
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  };
+  bool blocking = !regular;
+  if (blocking) make_blocking();
+  if (regular && !too_large) r.text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (errno == EAGAIN && !blocking) {
+        make_blocking();
+        blocking = true;
+        continue;
+      }
       if (errno == EAGAIN) break;  // a FIFO with no data and no writer
       r.error = "cannot read: " + errno_text(errno);
       break;
@@ -97,6 +109,10 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes,
       break;
     }
     r.text.append(buf, static_cast<std::size_t>(n));
+    // A regular file read up to the size fstat gave ends there, without a last read to find its end
+    // (a file written while it is read is read as far as it was when opened). Files that report no
+    // size (/proc) or a size they do not have (sysfs) are read to the end.
+    if (regular && st.st_size > 0 && r.text.size() == static_cast<std::size_t>(st.st_size)) break;
   }
   ::close(fd);
   if (too_large && !r.stopped && r.error.empty()) r.error = too_large_text();
