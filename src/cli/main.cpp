@@ -443,6 +443,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
         folders.insert(folders.end(), subfolders.begin(), subfolders.end());
       }
       std::sort(found.begin(), found.end());
+      inputs.reserve(inputs.size() + found.size());  // an input is a few hundred bytes: no moves
       for (auto& f : found) inputs.push_back(make_input(f, false));
     } else {
       inputs.push_back(make_input(p, false));
