@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto config = planlint::lint::load_config(toml, errors);
   planlint::lint::LintOptions cli;
   auto options = planlint::lint::options_for(scratch() / "job.py", config ? &*config : nullptr, cli);
-  (void)planlint::lint::excluded(scratch() / "job.py", config ? &*config : nullptr);
+  (void)planlint::lint::excluded((scratch() / "job.py").native(), config ? &*config : nullptr);
   // The same bytes as a baseline for a result with a finding.
   auto baseline = scratch() / "baseline.json";
   std::ofstream(baseline, std::ios::binary | std::ios::trunc) << bytes;

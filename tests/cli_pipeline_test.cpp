@@ -3,15 +3,19 @@
 // event log from a plan and takes a plan's text.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cstdlib>
 
 #include "cli/commands.hpp"
+#include "cli/walk.hpp"
 #include "util/files.hpp"
 
 namespace fs = std::filesystem;
@@ -96,6 +100,110 @@ TEST_CASE("a sink that throws stops the workers and the exception reaches the ca
                     std::runtime_error);
     CHECK(seen == 11);
   }
+}
+
+TEST_CASE("inputs linted while another thread still makes them come out as from a list", "[cli]") {
+  TempDir dir;
+  auto inputs = plan_inputs(dir, 120);
+  std::vector<std::string> serial;
+  cli::lint_inputs(inputs, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { serial.push_back(summary(r)); });
+  for (unsigned jobs : {1U, 2U, 3U, 8U}) {
+    cli::InputQueue queue;
+    // The producer stops now and then, so that the linting threads catch up with it and wait.
+    std::thread producer([&] {
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (i % 17 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        queue.push(inputs[i]);
+      }
+      queue.close();
+    });
+    std::vector<std::string> got;
+    cli::lint_inputs(queue, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
+      CHECK(i == got.size());
+      CHECK(queue[i].path == r.path);
+      got.push_back(summary(r));
+    });
+    producer.join();
+    CHECK(got == serial);
+  }
+  // Nothing pushed: nothing linted, and no wait.
+  for (unsigned jobs : {1U, 2U}) {
+    cli::InputQueue empty;
+    empty.close();
+    std::size_t seen = 0;
+    cli::lint_inputs(empty, jobs, nullptr, [&](std::size_t, lint::FileResult&&) { ++seen; });
+    CHECK(seen == 0);
+    CHECK(empty.wait(0) == nullptr);
+  }
+  // A sink that throws while the producer is still at work: the exception reaches the caller.
+  cli::InputQueue queue;
+  std::thread producer([&] {
+    for (const auto& in : inputs) queue.push(in);
+    queue.close();
+  });
+  CHECK_THROWS_AS(cli::lint_inputs(queue, 2, nullptr,
+                                   [&](std::size_t i, lint::FileResult&&) {
+                                     if (i == 5) throw std::runtime_error("disk full");
+                                   }),
+                  std::runtime_error);
+  producer.join();
+}
+
+namespace {
+bool wanted_py(std::string_view name) { return name.size() > 3 && name.substr(name.size() - 3) == ".py"; }
+}  // namespace
+
+TEST_CASE("a folder walk gives files in the order of their sorted paths, as it finds them", "[cli]") {
+  TempDir dir;
+  fs::path root = dir.path / "repo";
+  // Names that sort differently as names and as paths: "a" before "a-b.py" as a name, after it
+  // as a folder ("a/" > "a-b.py", '/' > '-'); "a0" after "a/"; "q1" before "q10", "Z" before "a".
+  for (const char* folder : {"a", "a/b", "a0", "q1", "q10", "Z", ".hidden", "skipme", "skipme/deep"})
+    fs::create_directories(root / folder);
+  std::vector<std::string> files{"a-b.py",  "a.py",         "a/x.py",   "a/b/y.py",    "a/b.py",
+                                 "a0/z.py", "q1/m.py",      "q10/m.py", "q1.py",       "Z/up.py",
+                                 "é.py",    ".hidden/h.py", "a/!.py",   "skipme/s.py", "skipme/deep/t.py"};
+  for (const auto& f : files) write(root / f, "x = 1\n");
+  write(root / "notes.txt", "not wanted\n");
+  write(root / "a" / "pyproject.toml", "[tool.other]\n");
+  fs::create_symlink(root / "a" / "x.py", root / "link.py");      // a link to a file: taken
+  fs::create_symlink(root / "a", root / "linked-folder");         // a link to a folder: not entered
+  fs::create_symlink(root / "missing.py", root / "dangling.py");  // a broken link: left out
+
+  std::vector<std::string> found, listed, errors;
+  std::vector<std::string> config_folders;
+  cli::WalkCallbacks cb;
+  cb.skip = [&](const std::string& path) { return path.size() >= 6 && path.substr(path.size() - 6) == "skipme"; };
+  cb.listed = [&](const std::string& folder, bool config_named) {
+    listed.push_back(folder);
+    if (config_named) config_folders.push_back(folder);
+  };
+  cb.file = [&](const std::string& path) { found.push_back(path); };
+  cb.error = [&](const std::string& folder, const std::string& error) { errors.push_back(folder + ": " + error); };
+  cli::walk_folder(root.string(), wanted_py, cb);
+
+  std::vector<std::string> expected;
+  for (const auto& f : files)
+    if (f.rfind("skipme", 0) != 0) expected.push_back((root / f).string());
+  expected.push_back((root / "link.py").string());
+  std::sort(expected.begin(), expected.end());
+  CHECK(found == expected);
+  CHECK(errors.empty());
+  CHECK(std::find(listed.begin(), listed.end(), (root / "skipme").string()) == listed.end());
+  CHECK(std::find(listed.begin(), listed.end(), (root / "a" / "b").string()) != listed.end());
+  CHECK(config_folders == std::vector<std::string>{(root / "a").string()});
+
+  // A root given with a trailing '/' keeps it once, as fs::path's `/` would.
+  found.clear();
+  cli::walk_folder(root.string() + "/", wanted_py, cb);
+  CHECK(found == expected);
+
+  // A folder that cannot be listed is an error naming it; nothing is found in it.
+  found.clear();
+  cli::walk_folder((root / "nowhere").string(), wanted_py, cb);
+  CHECK(found.empty());
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == (root / "nowhere").string() + ": No such file or directory");
 }
 
 TEST_CASE("a plain event log is recognised from the read that would take a plan's text", "[cli]") {

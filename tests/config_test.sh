@@ -74,10 +74,35 @@ cat "$fixtures/rules/cartesian-join/bad_cartesian_and_bnlj.plan" >> p.plan
 echo 'nope' > broken.json
 "$planlint" --baseline broken.json p.plan >out 2>&1; [ $? = 2 ] && ok "broken baseline: exit 2" || bad "broken baseline"
 
-# -j: same output in the same order as a serial run.
+# -j: same output in the same order as a serial run (folders are walked beside the linting with -j > 1).
 "$planlint" --format json -j 1 "$corpus/plans" "$fixtures" > serial.json 2>/dev/null
-"$planlint" --format json -j 4 "$corpus/plans" "$fixtures" > parallel.json 2>/dev/null
-cmp -s serial.json parallel.json && ok "-j 4 output identical to -j 1" || bad "-j output differs"
+for j in 2 4; do
+  "$planlint" --format json -j $j "$corpus/plans" "$fixtures" > parallel.json 2>/dev/null
+  cmp -s serial.json parallel.json && ok "-j $j output identical to -j 1" || bad "-j $j output differs"
+done
+
+# A tree with configurations in it, one of them broken, and an output format set by the configuration
+# of the first file: the same report, errors and exit code serially and in parallel.
+mkdir -p tree/a/deeper tree/b tree/c tree/.git
+printf 'output-format = "json"\n' > tree/.planlint.toml
+printf 'select = ["cartesian-join"]\noutput-format = "json"\n' > tree/a/planlint.toml
+printf '[tool.planlint]\nignore = ["cartesian-join"]\n' > tree/b/pyproject.toml
+printf 'selec = ["x"]\n' > tree/c/planlint.toml
+for d in tree tree/a tree/a/deeper tree/b tree/c tree/.git; do
+  cp "$fixtures/source/cartesian-join/bad_cross.py" "$d/cross.py"
+  cp "$fixtures/rules/python-row-udf/bad_batch_eval_python_formatted.plan" "$d/udf.plan"
+done
+"$planlint" -j 1 tree > t1.out 2> t1.err; echo "rc $?" >> t1.out
+head -c 1 t1.out | grep -q '[[{]' && ok "output-format from the configuration" || { bad "output-format from config"; head -3 t1.out; }
+grep -q "rc 2" t1.out && grep -q "tree/c/planlint.toml:1:1: unknown key" t1.err && grep -q "not linted: its configuration has an error" t1.err \
+  && ok "broken configuration in a walked folder: its files not linted, exit 2" || { bad "broken config in walk"; cat t1.err; }
+grep -q '"tree/a/deeper/cross.py"' t1.out && ! grep -q 'tree/.git' t1.out && grep -q '"tree/b/udf.plan"' t1.out \
+  && ok "walked files reported" || { bad "walked files"; cat t1.out; }
+for j in 2 3; do
+  "$planlint" -j $j tree > tj.out 2> tj.err; echo "rc $?" >> tj.out
+  cmp -s t1.out tj.out && cmp -s <(sort t1.err) <(sort tj.err) && ok "-j $j: same report, errors and exit code in a configured tree" \
+    || { bad "-j $j in a configured tree"; diff t1.out tj.out | head; diff t1.err tj.err; }
+done
 
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -137,39 +137,64 @@ lint::FileResult lint_one(const Input& in, const lint::ResultCache* cache) {
 
 }  // namespace
 
-void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::ResultCache* cache,
-                 const ResultSink& sink) {
-  jobs = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(inputs.size())));
-  if (jobs == 1) {
-    for (std::size_t i = 0; i < inputs.size(); ++i) sink(i, lint_one(inputs[i], cache));
-    return;
+namespace {
+
+// The input at `i`, or nullptr after the last; it may wait for the input to be made.
+using InputSource = std::function<const Input*(std::size_t i)>;
+
+void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink) {
+  if (jobs <= 1) {
+    for (std::size_t i = 0;; ++i) {
+      const Input* in = source(i);
+      if (in == nullptr) return;
+      sink(i, lint_one(*in, cache));
+    }
   }
   // Inputs are taken in order while within `window` of the first result not yet handed to the sink,
   // by jobs - 1 worker threads and by this thread, which also runs the sink, in input order: it hands
   // over every finished result in order at once, lints the next input itself when the one it needs
   // is not ready, and sleeps only when the window is full. A thread is woken only when it waits for
-  // what just changed, so that small files do not cost a context switch each.
+  // what just changed, so that small files do not cost a context switch each. The number of inputs
+  // is known once the source has said there is none at some index (`end`).
   const std::size_t window = std::size_t{jobs} * 8;
   std::mutex mutex;
   std::condition_variable room, arrived;
   std::map<std::size_t, lint::FileResult> done;
-  std::size_t next = 0, taken = 0, waiting_workers = 0;
+  std::size_t next = 0, taken = 0, waiting_workers = 0, end = SIZE_MAX;
   bool sink_waiting = false, stop = false;
-  auto has_room = [&] { return next < inputs.size() && next < taken + window; };
+  auto has_room = [&] { return next < end && next < taken + window; };
+  // Under the lock: the source has no input at `i`.
+  auto ended_at = [&](std::size_t i) {
+    end = std::min(end, i);
+    return sink_waiting || waiting_workers > 0;
+  };
   auto worker = [&] {
     for (;;) {
       std::size_t i = 0;
       {
         std::unique_lock lock(mutex);
-        while (!stop && next < inputs.size() && !has_room()) {
+        while (!stop && next < end && !has_room()) {
           ++waiting_workers;
           room.wait(lock);
           --waiting_workers;
         }
-        if (stop || next >= inputs.size()) return;
+        if (stop || next >= end) return;
         i = next++;
       }
-      lint::FileResult r = lint_one(inputs[i], cache);
+      const Input* in = source(i);
+      if (in == nullptr) {
+        bool wake = false;
+        {
+          std::lock_guard lock(mutex);
+          wake = ended_at(i);
+        }
+        if (wake) {
+          arrived.notify_one();
+          room.notify_all();
+        }
+        return;
+      }
+      lint::FileResult r = lint_one(*in, cache);
       bool wake = false;
       {
         std::lock_guard lock(mutex);
@@ -191,19 +216,28 @@ void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::Re
   };
   std::vector<lint::FileResult> batch;
   try {
-    while (taken < inputs.size()) {
+    for (;;) {
       std::size_t first = taken;
       std::unique_lock lock(mutex);
+      if (taken >= end) break;
       if (done.count(taken) == 0 && has_room()) {
         std::size_t i = next++;
         lock.unlock();
-        lint::FileResult r = lint_one(inputs[i], cache);
+        const Input* in = source(i);
+        if (in == nullptr) {
+          lock.lock();
+          bool wake = ended_at(i);
+          lock.unlock();
+          if (wake) room.notify_all();
+          continue;
+        }
+        lint::FileResult r = lint_one(*in, cache);
         lock.lock();
         done.emplace(i, std::move(r));
         continue;
       }
       sink_waiting = true;
-      arrived.wait(lock, [&] { return done.count(taken) > 0; });
+      arrived.wait(lock, [&] { return done.count(taken) > 0 || taken >= end; });
       sink_waiting = false;
       for (auto it = done.begin(); it != done.end() && it->first == taken; it = done.erase(it), ++taken)
         batch.push_back(std::move(it->second));
@@ -219,6 +253,45 @@ void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::Re
     throw;
   }
   for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::ResultCache* cache,
+                 const ResultSink& sink) {
+  jobs = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(inputs.size())));
+  lint_from([&](std::size_t i) { return i < inputs.size() ? &inputs[i] : nullptr; }, jobs, cache, sink);
+}
+
+void lint_inputs(InputQueue& inputs, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink) {
+  lint_from([&](std::size_t i) { return inputs.wait(i); }, jobs, cache, sink);
+}
+
+void InputQueue::push(Input in) {
+  {
+    std::lock_guard lock(mutex_);
+    inputs_.push_back(std::move(in));
+  }
+  pushed_.notify_all();
+}
+
+void InputQueue::close() {
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  pushed_.notify_all();
+}
+
+const Input* InputQueue::wait(std::size_t i) {
+  std::unique_lock lock(mutex_);
+  pushed_.wait(lock, [&] { return i < inputs_.size() || closed_; });
+  return i < inputs_.size() ? &inputs_[i] : nullptr;
+}
+
+const Input& InputQueue::operator[](std::size_t i) {
+  std::lock_guard lock(mutex_);
+  return inputs_[i];
 }
 
 void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink& sink) {

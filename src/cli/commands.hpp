@@ -1,7 +1,10 @@
 // The CLI's pieces below argument parsing: reading inputs, linting them, writing reports, subcommands.
 #pragma once
 
+#include <condition_variable>
+#include <deque>
 #include <functional>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "lint/cache.hpp"
+#include "lint/config.hpp"
 #include "lint/engine.hpp"
 #include "util/files.hpp"
 
@@ -17,8 +21,9 @@ namespace planlint::cli {
 struct Input {
   std::string path;
   bool from_stdin = false;
-  lint::LintOptions options;  // the file's configuration with the command line on top
-  std::string config_error;   // its configuration could not be read: reported instead of linting
+  lint::LintOptions options;             // the file's configuration with the command line on top
+  std::string config_error;              // its configuration could not be read: reported instead of linting
+  const lint::Config* config = nullptr;  // the configuration it is linted under, if any
 };
 
 // Called with each input's result, in input order, on the calling thread.
@@ -30,6 +35,27 @@ using ResultSink = std::function<void(std::size_t index, lint::FileResult&& resu
 // options it has seen are not analysed again (stdin and event logs always are).
 void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::ResultCache* cache,
                  const ResultSink& sink);
+
+// Inputs made on one thread (a folder walk) while others lint them: pushed in input order, read by
+// index. References stay valid while the queue lives.
+class InputQueue {
+ public:
+  void push(Input in);
+  void close();  // no more inputs
+  // The input at `i`, waiting until it is pushed; nullptr when the queue was closed before it.
+  const Input* wait(std::size_t i);
+  // An input already pushed (one wait() returned): no waiting.
+  const Input& operator[](std::size_t i);
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable pushed_;
+  std::deque<Input> inputs_;
+  bool closed_ = false;
+};
+
+// The same, linting inputs while they are still being pushed.
+void lint_inputs(InputQueue& inputs, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink);
 
 struct FixRun {
   bool unsafe = false;

@@ -17,12 +17,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/eventlog_command.hpp"
+#include "cli/walk.hpp"
 #include "lint/config.hpp"
 #include "lint/engine.hpp"
 #include "lint/report.hpp"
 #include "plan/dump.hpp"
 #include "plan/operator_fields.hpp"
 #include "plan/plan.hpp"
+#include "util/files.hpp"
 #include "util/memory.hpp"
 
 namespace fs = std::filesystem;
@@ -392,74 +394,78 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   auto make_input = [&](const std::string& name, bool from_stdin) {
     const lint::Config* config = config_for(name);
     cli::Input in{name, from_stdin, config != nullptr ? lint::options_for(name, config, options) : options};
+    in.config = config;
     std::error_code ec;
     if (!broken_config.empty())
       if (auto b = broken_config.find(fs::absolute(name, ec).parent_path()); b != broken_config.end())
         in.config_error = "not linted: its configuration has an error (" + b->second + ")";
     return in;
   };
-
-  std::vector<cli::Input> inputs;
-  bool io_error = false;
-  for (const auto& p : paths) {
-    if (p == "-") {
-      std::string name = stdin_filename.empty() ? std::string("<stdin>") : stdin_filename;
-      inputs.push_back(make_input(name, true));
-      continue;
-    }
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      // Walked by hand: a folder that cannot be listed is an error naming it, and its siblings are
-      // still walked. Only regular files are picked up (no FIFOs or devices from a folder).
-      std::vector<fs::path> folders{p};
-      while (!folders.empty()) {
-        fs::path dir = folders.back();
-        folders.pop_back();
-        std::error_code lec;
-        fs::directory_iterator it(dir, lec), end;
-        if (lec) {
-          std::cerr << "planlint: error: " << dir.string() << ": cannot list the folder (" << lec.message() << ")\n";
-          io_error = true;
-          continue;
-        }
-        std::vector<fs::path> subfolders;
-        for (; it != end; it.increment(lec)) {
-          if (lec) {
-            std::cerr << "planlint: error: " << dir.string() << ": cannot list the folder (" << lec.message() << ")\n";
-            io_error = true;
-            break;
-          }
-          const fs::path& entry = it->path();
-          if (lint::excluded(entry, config_for(entry.native()))) continue;
-          std::error_code sec;
-          if (it->is_directory(sec) && !it->is_symlink(sec)) {
-            subfolders.push_back(entry);
-          } else if (it->is_regular_file(sec) && is_lintable(entry.native())) {
-            found.push_back(entry.string());
-          }
-        }
-        std::sort(subfolders.rbegin(), subfolders.rend());
-        folders.insert(folders.end(), subfolders.begin(), subfolders.end());
-      }
-      std::sort(found.begin(), found.end());
-      inputs.reserve(inputs.size() + found.size());  // an input is a few hundred bytes: no moves
-      for (auto& f : found) inputs.push_back(make_input(f, false));
-    } else {
-      inputs.push_back(make_input(p, false));
-    }
-  }
-  if (!config_errors.empty()) {
+  if (!config_errors.empty() && !config_file.empty()) {
+    // --config names the one configuration for everything
     for (const auto& e : config_errors) std::cerr << "planlint: error: " << e.text() << "\n";
-    if (!config_file.empty()) return 2;  // --config names the one configuration for everything
-    io_error = true;
+    return 2;
+  }
+
+  // The inputs, in order: each PATH's files (a folder's sorted by path), as they are found. Run beside
+  // the linting (walk_thread below) when it lints on several threads, and first otherwise; from here
+  // until it ends, only it uses the configuration lookup (config_for, finder, config_errors).
+  bool walk_failed = false, io_error = false;
+  auto gather = [&](const std::function<void(cli::Input)>& push, const std::stop_token& stop) {
+    cli::WalkCallbacks walk;
+    walk.skip = [&](const std::string& path) {
+      return stop.stop_requested() || lint::excluded(path, config_for(path));
+    };
+    walk.listed = [&](const std::string& folder, bool config_named) {
+      // The listing shows whether a configuration file can be here: no need to look for one.
+      if (!config_named) finder.none_in(folder);
+    };
+    walk.file = [&](const std::string& path) { push(make_input(path, false)); };
+    walk.error = [&](const std::string& folder, const std::string& error) {
+      std::cerr << "planlint: error: " + folder + ": cannot list the folder (" + error + ")\n";
+      walk_failed = true;
+    };
+    for (const auto& p : paths) {
+      if (stop.stop_requested()) break;
+      if (p == "-") {
+        push(make_input(stdin_filename.empty() ? std::string("<stdin>") : stdin_filename, true));
+        continue;
+      }
+      std::error_code ec;
+      if (fs::is_directory(p, ec))
+        cli::walk_folder(p, is_lintable, walk);
+      else
+        push(make_input(p, false));
+    }
+  };
+  auto report_config_errors = [&] {
+    for (const auto& e : config_errors) std::cerr << "planlint: error: " << e.text() << "\n";
+    if (!config_errors.empty() || walk_failed) io_error = true;
+  };
+  // Pictures need every input first, and fixes rewrite files one at a time.
+  bool pictures = (format == "dot" || format == "html") && !fix && !diff;
+  bool walk_beside = jobs > 1 && !fix && !diff && !pictures;
+  std::vector<cli::Input> inputs;
+  cli::InputQueue queue;
+  const cli::Input* first = nullptr;
+  std::jthread walk_thread;  // joined (and told to stop) on every way out of run()
+  if (walk_beside) {
+    walk_thread = std::jthread([&](const std::stop_token& stop) {
+      gather([&](cli::Input in) { queue.push(std::move(in)); }, stop);
+      queue.close();
+    });
+    first = queue.wait(0);
+  } else {
+    gather([&](cli::Input in) { inputs.push_back(std::move(in)); }, std::stop_token());
+    report_config_errors();
+    first = inputs.empty() ? nullptr : &inputs.front();
   }
   // A format set in the configuration applies when the command line does not choose one.
-  if (app.count("--format") == 0 && !inputs.empty() && !isolated)
-    if (const lint::Config* c = config_for(inputs.front().path); c != nullptr && c->output_format)
-      format = *c->output_format;
+  if (app.count("--format") == 0 && first != nullptr && !isolated && first->config != nullptr &&
+      first->config->output_format)
+    format = *first->config->output_format;
 
-  if ((format == "dot" || format == "html") && !fix && !diff) {
+  if (pictures) {
     int rc = cli::run_pictures(inputs, format, output);
     return io_error ? 2 : exit_zero && rc == 1 ? 0 : rc;
   }
@@ -525,7 +531,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     if (!r.io_error.empty()) {
       ++(r.unwritten ? unwritten : unreadable);
       io_error = true;
-      std::cerr << "planlint: error: " << r.path << ": " << r.io_error << "\n";
+      std::cerr << "planlint: error: " + r.path + ": " + r.io_error + "\n";
     }
     if (!write_baseline.empty()) {
       new_baseline.add(r);
@@ -533,7 +539,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     }
     if (known) known->filter(r);
     // Which findings fail the run: each file's options (its configuration's warn list and fail-on).
-    const lint::LintOptions& file_options = i < inputs.size() ? inputs[i].options : options;
+    const lint::LintOptions& file_options = walk_beside ? queue[i].options : inputs[i].options;
     for (auto& d : r.diagnostics) {
       d.fails = file_options.fails(d);
       failing += d.fails ? 1 : 0;
@@ -546,10 +552,15 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
       chunk.clear();
     }
   };
-  if (fix || diff)
+  if (fix || diff) {
     cli::fix_inputs(inputs, fix_run, consume);
-  else
+  } else if (walk_beside) {
+    cli::lint_inputs(queue, jobs, cache ? &*cache : nullptr, consume);
+    walk_thread.join();
+    report_config_errors();
+  } else {
     cli::lint_inputs(inputs, jobs, cache ? &*cache : nullptr, consume);
+  }
   if (const char* stats = std::getenv("PLANLINT_CACHE_STATS"); stats != nullptr && cache)
     std::cerr << "planlint: cache " << cache->dir().string() << ": " << cache->hits() << " hits, " << cache->misses()
               << " misses\n";

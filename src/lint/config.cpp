@@ -188,21 +188,27 @@ fs::path start_folder(const fs::path& dir) {
 }
 }  // namespace
 
+bool is_config_name(std::string_view name) {
+  return name == ".planlint.toml" || name == "planlint.toml" || name == "pyproject.toml";
+}
+
+void ConfigFinder::none_in(const fs::path& dir) { none_.insert(start_folder(dir).native()); }
+
 std::optional<fs::path> ConfigFinder::find(const fs::path& dir) {
   fs::path d = start_folder(dir);
   std::vector<fs::path> looked_at;
   std::optional<fs::path> found;
   for (int guard = 0; guard < 256 && !d.empty(); ++guard) {
-    if (auto it = known_.find(d); it != known_.end()) {
+    if (auto it = known_.find(d.native()); it != known_.end()) {
       found = it->second;
       break;
     }
     looked_at.push_back(d);
-    if ((found = config_in(d))) break;
+    if (none_.count(d.native()) == 0 && (found = config_in(d))) break;
     if (d == d.root_path()) break;
     d = d.parent_path();
   }
-  for (auto& f : looked_at) known_.emplace(std::move(f), found);
+  for (auto& f : looked_at) known_.emplace(f.native(), found);
   return found;
 }
 
@@ -238,14 +244,14 @@ LintOptions options_for(const fs::path& file, const Config* config, const LintOp
   return o;
 }
 
-bool excluded(const fs::path& path, const Config* config) {
+bool excluded(std::string_view path, const Config* config) {
   static const std::set<std::string, std::less<>> skip{
       ".git", "node_modules", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", ".tox", ".mypy_cache", "build"};
-  std::string_view name(path.native());
-  if (skip.count(name.substr(name.rfind('/') + 1)) != 0) return true;
-  if (config == nullptr) return false;
+  if (skip.count(path.substr(path.rfind('/') + 1)) != 0) return true;
+  if (config == nullptr || config->exclude.empty()) return false;
+  fs::path p(path);
   for (const auto& g : config->exclude)
-    if (glob_match(g, path, config->root)) return true;
+    if (glob_match(g, p, config->root)) return true;
   return false;
 }
 

@@ -6,6 +6,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -46,15 +49,23 @@ std::optional<Config> load_config(const std::filesystem::path& file, std::vector
 class ConfigFinder {
  public:
   std::optional<std::filesystem::path> find(const std::filesystem::path& dir);
+  // A walk that listed `dir` and saw none of the configuration files' names in it says so: find()
+  // then looks for them there without asking the file system (three lookups a folder).
+  void none_in(const std::filesystem::path& dir);
 
  private:
-  std::map<std::filesystem::path, std::optional<std::filesystem::path>> known_;
+  // Keyed by absolute, lexically normal paths, so that equal strings are equal paths.
+  std::unordered_map<std::string, std::optional<std::filesystem::path>> known_;
+  std::unordered_set<std::string> none_;
 };
+
+// The names find() looks for in each folder.
+bool is_config_name(std::string_view name);
 
 // Options for one file: the configuration's, then the command line's on top.
 LintOptions options_for(const std::filesystem::path& file, const Config* config, const LintOptions& cli);
 
 // Directory walks skip these: .git, virtualenvs, node_modules, caches, and the config's exclude globs.
-bool excluded(const std::filesystem::path& path, const Config* config);
+bool excluded(std::string_view path, const Config* config);
 
 }  // namespace planlint::lint

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace planlint::util {
 
@@ -25,6 +26,21 @@ struct ReadResult {
 // it is and to read it).
 ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes = kMaxInputBytes,
                              const std::function<bool(std::string_view head)>& stop_at_head = {});
+
+// One entry of a folder listing: a folder (not a link to one), or a file a walk wants.
+struct FolderEntry {
+  std::string name;
+  bool folder = false;
+};
+
+// Lists the folder `dir` into `out` (cleared first), leaving out "." and "..": its folders, and the
+// regular files (or links to regular files) whose name `wanted` accepts. The type comes from the
+// listing itself; only links and entries of file systems that do not give a type are looked at
+// further (a link to a folder is not followed). `names` receives every name listed, whatever its
+// type, when given. Returns the system's error text ("Permission denied"), empty on success; on an
+// error partway, `out` keeps what was listed before it.
+std::string list_folder(const std::string& dir, std::vector<FolderEntry>& out, bool (*wanted)(std::string_view name),
+                        const std::function<void(std::string_view name)>& names = {});
 
 // Replaces the contents of `path` (its target when it is a symlink) with `content`: through a
 // temporary file beside the target and a rename, keeping mode, owner and group; in place when the
