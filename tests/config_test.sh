@@ -83,12 +83,12 @@ done
 
 # A tree with configurations in it, one of them broken, and an output format set by the configuration
 # of the first file: the same report, errors and exit code serially and in parallel.
-mkdir -p tree/a/deeper tree/b tree/c tree/.git
+mkdir -p tree/a/deeper tree/b tree/c/x tree/c/y tree/.git
 printf 'output-format = "json"\n' > tree/.planlint.toml
 printf 'select = ["cartesian-join"]\noutput-format = "json"\n' > tree/a/planlint.toml
 printf '[tool.planlint]\nignore = ["cartesian-join"]\n' > tree/b/pyproject.toml
 printf 'selec = ["x"]\n' > tree/c/planlint.toml
-for d in tree tree/a tree/a/deeper tree/b tree/c tree/.git; do
+for d in tree tree/a tree/a/deeper tree/b tree/c tree/c/x tree/c/y tree/.git; do
   cp "$fixtures/source/cartesian-join/bad_cross.py" "$d/cross.py"
   cp "$fixtures/rules/python-row-udf/bad_batch_eval_python_formatted.plan" "$d/udf.plan"
 done
@@ -96,11 +96,13 @@ done
 head -c 1 t1.out | grep -q '[[{]' && ok "output-format from the configuration" || { bad "output-format from config"; head -3 t1.out; }
 grep -q "rc 2" t1.out && grep -q "tree/c/planlint.toml:1:1: unknown key" t1.err && grep -q "not linted: its configuration has an error" t1.err \
   && ok "broken configuration in a walked folder: its files not linted, exit 2" || { bad "broken config in walk"; cat t1.err; }
+[ "$(grep -c '^planlint: error: [^ ]*planlint.toml:1:1: unknown key' t1.err)" = 1 ] && head -1 t1.err | grep -q "tree/c/planlint.toml:1:1" \
+  && ok "a broken configuration is reported once, before the files it keeps from being linted" || { bad "config error once"; cat t1.err; }
 grep -q '"tree/a/deeper/cross.py"' t1.out && ! grep -q 'tree/.git' t1.out && grep -q '"tree/b/udf.plan"' t1.out \
   && ok "walked files reported" || { bad "walked files"; cat t1.out; }
 for j in 2 3; do
   "$planlint" -j $j tree > tj.out 2> tj.err; echo "rc $?" >> tj.out
-  cmp -s t1.out tj.out && cmp -s <(sort t1.err) <(sort tj.err) && ok "-j $j: same report, errors and exit code in a configured tree" \
+  cmp -s t1.out tj.out && cmp -s t1.err tj.err && ok "-j $j: same report, errors and exit code in a configured tree" \
     || { bad "-j $j in a configured tree"; diff t1.out tj.out | head; diff t1.err tj.err; }
 done
 

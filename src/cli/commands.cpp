@@ -96,7 +96,7 @@ lint::FileResult lint_one_unguarded(const Input& in, const lint::ResultCache* ca
   std::error_code ec;
   if (maybe_event_log && eventlog::codec_for_path(in.path) != eventlog::Codec::none &&
       std::filesystem::is_regular_file(in.path, ec) && eventlog::is_event_log_path(in.path))
-    return lint::to_file_result(lint::analyze_event_log(in.path, in.options), in.options);
+    return lint::to_file_result(lint::analyze_event_log(in.path, in.options()), in.options());
   std::string text, error;
   bool event_log = false;
   if (!read_all(in, text, error, maybe_event_log ? &event_log : nullptr)) {
@@ -105,7 +105,7 @@ lint::FileResult lint_one_unguarded(const Input& in, const lint::ResultCache* ca
     r.io_error = error;
     return r;
   }
-  if (event_log) return lint::to_file_result(lint::analyze_event_log(in.path, in.options), in.options);
+  if (event_log) return lint::to_file_result(lint::analyze_event_log(in.path, in.options()), in.options());
   if (auto too_big = python_too_large(in.path, text); !too_big.empty()) {
     lint::FileResult r;
     r.path = in.path;
@@ -113,12 +113,12 @@ lint::FileResult lint_one_unguarded(const Input& in, const lint::ResultCache* ca
     return r;
   }
   bool cached = cache != nullptr && !in.from_stdin;
-  std::filesystem::path entry = cached ? cache->entry(in.path, text, in.options) : std::filesystem::path();
+  std::filesystem::path entry = cached ? cache->entry(in.path, text, in.options()) : std::filesystem::path();
   if (cached)
     if (auto hit = cache->load(entry, in.path)) return std::move(*hit);
   // stdin: --stdin-filename decides the kind, as a file name would. The text is handed on, not copied.
-  lint::FileResult r = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, std::move(text), in.options)
-                                                     : lint::lint_plan_text(in.path, std::move(text), in.options);
+  lint::FileResult r = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, std::move(text), in.options())
+                                                     : lint::lint_plan_text(in.path, std::move(text), in.options());
   if (cached) cache->store(entry, in.path, r);
   return r;
 }
@@ -267,6 +267,11 @@ void lint_inputs(InputQueue& inputs, unsigned jobs, const lint::ResultCache* cac
   lint_from([&](std::size_t i) { return inputs.wait(i); }, jobs, cache, sink);
 }
 
+const lint::LintOptions& Input::options() const {
+  static const lint::LintOptions defaults;
+  return shared_options ? *shared_options : defaults;
+}
+
 void InputQueue::push(Input in) {
   {
     std::lock_guard lock(mutex_);
@@ -311,7 +316,7 @@ void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink&
     }
     lint::FixOutcome o;
     try {
-      o = lint::fix_text(in.path, text, in.options, fo);
+      o = lint::fix_text(in.path, text, in.options(), fo);
     } catch (const std::exception& e) {
       lint::FileResult r;
       r.path = in.path;
@@ -328,8 +333,8 @@ void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink&
         run.stdin_output += o.fixed;
       } else if (auto err = lint::write_file_atomically(in.path, o.fixed); !err.empty()) {
         // Nothing was fixed in this file: its findings stay as they were before the fix.
-        o.remaining = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, o.original, in.options)
-                                                    : lint::lint_plan_text(in.path, o.original, in.options);
+        o.remaining = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, o.original, in.options())
+                                                    : lint::lint_plan_text(in.path, o.original, in.options());
         o.remaining.io_error = err;
         o.remaining.unwritten = true;
         written = false;
@@ -553,9 +558,9 @@ int run_pictures(const std::vector<Input>& inputs, const std::string& format, co
       error = true;
       continue;
     }
-    lint::FileResult r = lint::lint_plan_text(in.path, text, in.options);
+    lint::FileResult r = lint::lint_plan_text(in.path, text, in.options());
     for (auto& d : r.diagnostics) {
-      d.fails = in.options.fails(d);
+      d.fails = in.options().fails(d);
       failing += d.fails ? 1 : 0;
     }
     findings += r.diagnostics.size();

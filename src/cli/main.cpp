@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "cli/commands.hpp"
 #include "cli/eventlog_command.hpp"
@@ -351,54 +352,81 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     return 2;
   }
 
-  // Configuration: --config for everything, else the closest file above each input (cached per folder).
+  // Configuration: --config for everything, else the closest file above each input. Each file is read
+  // once (its errors reported once), and each folder looked up once.
   std::vector<lint::ConfigError> config_errors;
-  std::map<fs::path, std::optional<lint::Config>> config_cache;
+  struct LoadedConfig {
+    std::optional<lint::Config> config;
+    std::string error;  // the first error of the file: its inputs are not linted
+  };
+  std::unordered_map<std::string, LoadedConfig> config_by_file;
   lint::ConfigFinder finder;
   std::optional<lint::Config> forced;
-  std::map<fs::path, std::string> broken_config;  // folder -> the error of its configuration file
   if (!config_file.empty() && !isolated) {
     forced = lint::load_config(config_file, config_errors);
     if (!forced && config_errors.empty())
       config_errors.push_back({config_file, 0, 0, "no [tool.planlint] table in this pyproject.toml"});
   }
-  // Files named with the same folder part share one lookup (the folder's, remembered from the last call).
+  // By the folder part of input names as given ("jobs/", "" for the current folder); files named with
+  // the same folder part as the last one share its lookup without a search.
+  std::unordered_map<std::string, const LoadedConfig*> config_by_folder_part;
   std::string last_folder_part;
-  const lint::Config* last_config = nullptr;
+  const LoadedConfig* last_loaded = nullptr;
   bool have_last = false;
+  auto loaded_for = [&](const std::string& file) -> const LoadedConfig* {
+    std::string_view folder_part(file);
+    folder_part = folder_part.substr(0, folder_part.rfind('/') + 1);
+    if (have_last && folder_part == last_folder_part) return last_loaded;
+    last_folder_part = folder_part;
+    have_last = true;
+    if (auto known = config_by_folder_part.find(last_folder_part); known != config_by_folder_part.end())
+      return last_loaded = known->second;
+    std::error_code ec;
+    last_loaded = nullptr;
+    if (auto found = finder.find(fs::absolute(file, ec).parent_path())) {
+      auto [it, fresh] = config_by_file.try_emplace(found->native());
+      if (fresh) {
+        std::size_t before = config_errors.size();
+        it->second.config = lint::load_config(*found, config_errors);
+        if (config_errors.size() > before) it->second.error = config_errors[before].text();
+        // Said at once, before the files it keeps from being linted (this may be the walk's thread).
+        std::string said;
+        for (std::size_t e = before; e < config_errors.size(); ++e)
+          said += "planlint: error: " + config_errors[e].text() + "\n";
+        std::cerr << said;
+      }
+      last_loaded = &it->second;
+    }
+    config_by_folder_part.emplace(last_folder_part, last_loaded);
+    return last_loaded;
+  };
   auto config_for = [&](const std::string& file) -> const lint::Config* {
     if (isolated) return nullptr;
     if (forced) return &*forced;
-    std::string_view folder_part(file);
-    folder_part = folder_part.substr(0, folder_part.rfind('/') + 1);
-    if (have_last && folder_part == last_folder_part) return last_config;
-    std::error_code ec;
-    fs::path dir = fs::absolute(file, ec).parent_path();
-    auto it = config_cache.find(dir);
-    if (it == config_cache.end()) {
-      std::optional<lint::Config> c;
-      if (auto found = finder.find(dir)) {
-        std::size_t before = config_errors.size();
-        c = lint::load_config(*found, config_errors);
-        if (config_errors.size() > before) broken_config[dir] = config_errors[before].text();
-      }
-      it = config_cache.emplace(dir, std::move(c)).first;
-    }
-    last_folder_part = folder_part;
-    last_config = it->second ? &*it->second : nullptr;
-    have_last = true;
-    return last_config;
+    const LoadedConfig* loaded = loaded_for(file);
+    return loaded != nullptr && loaded->config ? &*loaded->config : nullptr;
   };
+  // Options are shared: the command line's by files without a configuration, a configuration's by its
+  // files when it has no per-file ignores.
+  auto command_line_options = std::make_shared<const lint::LintOptions>(options);
+  std::unordered_map<const lint::Config*, std::shared_ptr<const lint::LintOptions>> options_of_config;
   // A file under a configuration that cannot be read is not linted with the wrong options: it gets
   // an error naming that configuration, and every other file is still linted with its own.
   auto make_input = [&](const std::string& name, bool from_stdin) {
     const lint::Config* config = config_for(name);
-    cli::Input in{name, from_stdin, config != nullptr ? lint::options_for(name, config, options) : options};
-    in.config = config;
-    std::error_code ec;
-    if (!broken_config.empty())
-      if (auto b = broken_config.find(fs::absolute(name, ec).parent_path()); b != broken_config.end())
-        in.config_error = "not linted: its configuration has an error (" + b->second + ")";
+    cli::Input in{name, from_stdin, command_line_options, {}, config};
+    if (config != nullptr) {
+      if (!config->per_file_ignores.empty()) {
+        in.shared_options = std::make_shared<const lint::LintOptions>(lint::options_for(name, config, options));
+      } else {
+        auto& shared = options_of_config[config];
+        if (!shared) shared = std::make_shared<const lint::LintOptions>(lint::options_for(name, config, options));
+        in.shared_options = shared;
+      }
+    }
+    if (!isolated && !forced)
+      if (const LoadedConfig* loaded = loaded_for(name); loaded != nullptr && !loaded->error.empty())
+        in.config_error = "not linted: its configuration has an error (" + loaded->error + ")";
     return in;
   };
   if (!config_errors.empty() && !config_file.empty()) {
@@ -438,13 +466,15 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
         push(make_input(p, false));
     }
   };
-  auto report_config_errors = [&] {
-    for (const auto& e : config_errors) std::cerr << "planlint: error: " << e.text() << "\n";
+  auto note_walk_errors = [&] {
     if (!config_errors.empty() || walk_failed) io_error = true;
   };
-  // Pictures need every input first, and fixes rewrite files one at a time.
+  // Pictures need every input first, and fixes rewrite files one at a time. One file named alone
+  // (a pre-commit hook's usual run) is linted on this thread, without starting any other.
   bool pictures = (format == "dot" || format == "html") && !fix && !diff;
-  bool walk_beside = jobs > 1 && !fix && !diff && !pictures;
+  std::error_code dir_ec;
+  bool walk_beside = jobs > 1 && !fix && !diff && !pictures &&
+                     (paths.size() > 1 || (paths[0] != "-" && fs::is_directory(paths[0], dir_ec)));
   std::vector<cli::Input> inputs;
   cli::InputQueue queue;
   const cli::Input* first = nullptr;
@@ -457,7 +487,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     first = queue.wait(0);
   } else {
     gather([&](cli::Input in) { inputs.push_back(std::move(in)); }, std::stop_token());
-    report_config_errors();
+    note_walk_errors();
     first = inputs.empty() ? nullptr : &inputs.front();
   }
   // A format set in the configuration applies when the command line does not choose one.
@@ -539,7 +569,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     }
     if (known) known->filter(r);
     // Which findings fail the run: each file's options (its configuration's warn list and fail-on).
-    const lint::LintOptions& file_options = walk_beside ? queue[i].options : inputs[i].options;
+    const lint::LintOptions& file_options = walk_beside ? queue[i].options() : inputs[i].options();
     for (auto& d : r.diagnostics) {
       d.fails = file_options.fails(d);
       failing += d.fails ? 1 : 0;
@@ -557,7 +587,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   } else if (walk_beside) {
     cli::lint_inputs(queue, jobs, cache ? &*cache : nullptr, consume);
     walk_thread.join();
-    report_config_errors();
+    note_walk_errors();
   } else {
     cli::lint_inputs(inputs, jobs, cache ? &*cache : nullptr, consume);
   }
