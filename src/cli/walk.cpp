@@ -16,7 +16,7 @@ void walk_folder(const std::string& root, bool (*wanted)(std::string_view name),
     std::size_t next = 0;
   };
   std::vector<Level> stack;
-  // Lists `folder` as the next level; false when nothing of it could be listed.
+  // Lists `folder` as the next level (none when nothing of it could be listed).
   auto enter = [&](std::string folder) {
     Level level;
     bool config_named = false;
