@@ -381,9 +381,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     have_last = true;
     if (auto known = config_by_folder_part.find(last_folder_part); known != config_by_folder_part.end())
       return last_loaded = known->second;
-    std::error_code ec;
     last_loaded = nullptr;
-    if (auto found = finder.find(fs::absolute(file, ec).parent_path())) {
+    std::string_view folder = folder_part.size() > 1 ? folder_part.substr(0, folder_part.size() - 1)
+                              : folder_part.empty()  ? std::string_view(".")
+                                                     : folder_part;  // "/"
+    if (auto found = finder.find(fs::path(folder))) {
       auto [it, fresh] = config_by_file.try_emplace(found->native());
       if (fresh) {
         std::size_t before = config_errors.size();

@@ -163,12 +163,16 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
 }
 
 namespace {
+// The names looked for in each folder, in this order (the last only with a [tool.planlint] table).
+constexpr std::string_view kPlanlintToml[] = {".planlint.toml", "planlint.toml"};
+constexpr std::string_view kPyprojectToml = "pyproject.toml";
+
 // The configuration file in this very folder, if any.
 std::optional<fs::path> config_in(const fs::path& d) {
   std::error_code ec;
-  for (const char* name : {".planlint.toml", "planlint.toml"})
+  for (std::string_view name : kPlanlintToml)
     if (fs::is_regular_file(d / name, ec)) return d / name;
-  fs::path py = d / "pyproject.toml";
+  fs::path py = d / kPyprojectToml;
   if (fs::is_regular_file(py, ec)) {
     try {
       auto doc = toml::parse_file(py.string());
@@ -180,16 +184,40 @@ std::optional<fs::path> config_in(const fs::path& d) {
   return std::nullopt;
 }
 
-fs::path start_folder(const fs::path& dir) {
-  std::error_code ec;
-  fs::path d = fs::absolute(dir, ec).lexically_normal();
-  if (!d.empty() && d.filename().empty()) d = d.parent_path();
-  return d;
+// Absolute, with no empty, "." or ".." part and no '/' at the end: already what start_folder gives.
+bool plain_absolute(std::string_view s) {
+  if (s.size() < 2 || s[0] != '/') return false;
+  for (std::size_t i = 1; i <= s.size();) {
+    std::size_t end = std::min(s.find('/', i), s.size());
+    std::string_view part = s.substr(i, end - i);
+    if (part.empty() || part == "." || part == "..") return false;
+    i = end + 1;
+  }
+  return true;
 }
 }  // namespace
 
+fs::path ConfigFinder::start_folder(const fs::path& dir) {
+  // A walk asks about every folder it lists: most are plain already (no getcwd, no normalising).
+  const std::string& s = dir.native();
+  if (plain_absolute(s)) return dir;
+  std::error_code ec;
+  fs::path d;
+  if (!s.empty() && s[0] != '/') {
+    if (cwd_.empty()) cwd_ = fs::current_path(ec).native();
+    if (cwd_.empty()) return {};  // as fs::absolute gives when the current folder cannot be had
+    std::string joined = cwd_ + "/" + s;
+    if (plain_absolute(joined)) return joined;
+    d = fs::path(std::move(joined)).lexically_normal();
+  } else {
+    d = fs::absolute(dir, ec).lexically_normal();
+  }
+  if (!d.empty() && d.filename().empty()) d = d.parent_path();
+  return d;
+}
+
 bool is_config_name(std::string_view name) {
-  return name == ".planlint.toml" || name == "planlint.toml" || name == "pyproject.toml";
+  return name == kPlanlintToml[0] || name == kPlanlintToml[1] || name == kPyprojectToml;
 }
 
 void ConfigFinder::none_in(const fs::path& dir) { none_.insert(start_folder(dir).native()); }

@@ -57,6 +57,10 @@ class ConfigFinder {
   // Keyed by absolute, lexically normal paths, so that equal strings are equal paths.
   std::unordered_map<std::string, std::optional<std::filesystem::path>> known_;
   std::unordered_set<std::string> none_;
+  std::string cwd_;  // the current folder, asked once
+
+  // The folder as an absolute, lexically normal path without a '/' at the end.
+  std::filesystem::path start_folder(const std::filesystem::path& dir);
 };
 
 // The names find() looks for in each folder.
