@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -147,6 +148,41 @@ TEST_CASE("inputs linted while another thread still makes them come out as from 
                                    }),
                   std::runtime_error);
   producer.join();
+}
+
+TEST_CASE("a bounded input queue: the producer waits for room, and is let go when the run ends", "[cli]") {
+  TempDir dir;
+  auto inputs = plan_inputs(dir, 60);
+  std::vector<std::string> serial;
+  cli::lint_inputs(inputs, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { serial.push_back(summary(r)); });
+  for (unsigned jobs : {1U, 2U, 4U}) {
+    cli::InputQueue queue(3);  // fewer than the inputs in flight with 4 threads
+    std::size_t pushed = 0;
+    std::thread producer([&] {
+      for (const auto& in : inputs) pushed += queue.push(in) ? 1 : 0;
+      queue.close();
+    });
+    std::vector<std::string> got;
+    cli::lint_inputs(queue, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
+      CHECK(queue[i].path == r.path);
+      got.push_back(summary(r));
+    });
+    producer.join();
+    CHECK(pushed == inputs.size());
+    CHECK(got == serial);
+  }
+  // Nobody reads: the producer waits on a full queue until abandon() lets it go.
+  cli::InputQueue full(2);
+  std::atomic<int> refused{0};
+  std::thread producer([&] {
+    for (const auto& in : inputs)
+      if (!full.push(in)) ++refused;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(full.wait(1) != nullptr);
+  full.abandon();
+  producer.join();
+  CHECK(refused == static_cast<int>(inputs.size()) - 2);
 }
 
 namespace {

@@ -142,7 +142,8 @@ namespace {
 // The input at `i`, or nullptr after the last; it may wait for the input to be made.
 using InputSource = std::function<const Input*(std::size_t i)>;
 
-void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink) {
+void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink,
+               std::size_t max_window = SIZE_MAX) {
   if (jobs <= 1) {
     for (std::size_t i = 0;; ++i) {
       const Input* in = source(i);
@@ -156,7 +157,9 @@ void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache
   // is not ready, and sleeps only when the window is full. A thread is woken only when it waits for
   // what just changed, so that small files do not cost a context switch each. The number of inputs
   // is known once the source has said there is none at some index (`end`).
-  const std::size_t window = std::size_t{jobs} * 8;
+  // A bounded source holds no more than max_window inputs past the last one reported: any input a
+  // thread takes can be made without waiting for a report (which would wait for that thread).
+  const std::size_t window = std::max<std::size_t>(1, std::min(std::size_t{jobs} * 8, max_window));
   std::mutex mutex;
   std::condition_variable room, arrived;
   std::map<std::size_t, lint::FileResult> done;
@@ -264,7 +267,13 @@ void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::Re
 }
 
 void lint_inputs(InputQueue& inputs, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink) {
-  lint_from([&](std::size_t i) { return inputs.wait(i); }, jobs, cache, sink);
+  // Each input is let go once its result is reported: the queue holds only what is ahead of the report.
+  lint_from([&](std::size_t i) { return inputs.wait(i); }, jobs, cache,
+            [&](std::size_t i, lint::FileResult&& r) {
+              sink(i, std::move(r));
+              inputs.release_before(i + 1);
+            },
+            inputs.capacity());
 }
 
 const lint::LintOptions& Input::options() const {
@@ -272,12 +281,15 @@ const lint::LintOptions& Input::options() const {
   return shared_options ? *shared_options : defaults;
 }
 
-void InputQueue::push(Input in) {
+bool InputQueue::push(Input in) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return inputs_.size() < capacity_ || abandoned_; });
+    if (abandoned_) return false;
     inputs_.push_back(std::move(in));
   }
   pushed_.notify_all();
+  return true;
 }
 
 void InputQueue::close() {
@@ -290,13 +302,32 @@ void InputQueue::close() {
 
 const Input* InputQueue::wait(std::size_t i) {
   std::unique_lock lock(mutex_);
-  pushed_.wait(lock, [&] { return i < inputs_.size() || closed_; });
-  return i < inputs_.size() ? &inputs_[i] : nullptr;
+  pushed_.wait(lock, [&] { return i < base_ + inputs_.size() || closed_; });
+  return i >= base_ && i < base_ + inputs_.size() ? &inputs_[i - base_] : nullptr;
 }
 
 const Input& InputQueue::operator[](std::size_t i) {
   std::lock_guard lock(mutex_);
-  return inputs_[i];
+  return inputs_.at(i - base_);
+}
+
+void InputQueue::release_before(std::size_t i) {
+  bool freed = false;
+  {
+    std::lock_guard lock(mutex_);
+    bool was_full = inputs_.size() >= capacity_;
+    for (; base_ < i && !inputs_.empty(); ++base_) inputs_.pop_front();
+    freed = was_full && inputs_.size() < capacity_;
+  }
+  if (freed) room_.notify_all();
+}
+
+void InputQueue::abandon() {
+  {
+    std::lock_guard lock(mutex_);
+    abandoned_ = true;
+  }
+  room_.notify_all();
 }
 
 void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink& sink) {

@@ -1,6 +1,7 @@
 // The CLI's pieces below argument parsing: reading inputs, linting them, writing reports, subcommands.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -42,24 +43,33 @@ void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::Re
                  const ResultSink& sink);
 
 // Inputs made on one thread (a folder walk) while others lint them: pushed in input order, read by
-// index. References stay valid while the queue lives.
+// index. It holds at most `capacity` inputs not yet released: push() waits for room, so that a walk
+// far ahead of the linting does not hold the whole tree's inputs.
 class InputQueue {
  public:
-  void push(Input in);
+  explicit InputQueue(std::size_t capacity = 16384) : capacity_(std::max<std::size_t>(1, capacity)) {}
+  // Waits while the queue is full; false (the input dropped) once abandon() was called.
+  bool push(Input in);
   void close();  // no more inputs
   // The input at `i`, waiting until it is pushed; nullptr when the queue was closed before it.
   const Input* wait(std::size_t i);
-  // An input already pushed (one wait() returned): no waiting.
+  // An input already pushed (one wait() returned) and not released: no waiting.
   const Input& operator[](std::size_t i);
+  // The inputs before `i` are no longer needed (their results were reported).
+  void release_before(std::size_t i);
+  // The run ends early: push() no longer waits for room (nor keeps anything).
+  void abandon();
+  [[nodiscard]] std::size_t capacity() const { return capacity_; }
 
  private:
   std::mutex mutex_;
-  std::condition_variable pushed_;
-  std::deque<Input> inputs_;
-  bool closed_ = false;
+  std::condition_variable pushed_, room_;
+  std::deque<Input> inputs_;  // from index base_
+  std::size_t base_ = 0, capacity_;
+  bool closed_ = false, abandoned_ = false;
 };
 
-// The same, linting inputs while they are still being pushed.
+// The same, linting inputs while they are still being pushed; each is released once the sink has it.
 void lint_inputs(InputQueue& inputs, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink);
 
 struct FixRun {

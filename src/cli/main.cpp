@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -481,6 +482,9 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   cli::InputQueue queue;
   const cli::Input* first = nullptr;
   std::jthread walk_thread;  // joined (and told to stop) on every way out of run()
+  // Destroyed before walk_thread is joined: a walk waiting for room in the queue is let go.
+  std::unique_ptr<cli::InputQueue, void (*)(cli::InputQueue*)> abandon_on_exit(
+      &queue, [](cli::InputQueue* q) { q->abandon(); });
   if (walk_beside) {
     walk_thread = std::jthread([&](const std::stop_token& stop) {
       gather([&](cli::Input in) { queue.push(std::move(in)); }, stop);
