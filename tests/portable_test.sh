@@ -43,7 +43,7 @@ awk -v top="$top" '
   END { exit bad }' "$work/ldd"
 check "ldd resolves only glibc and the archive" 0 test $? = 0
 objdump -p "$bin" >"$work/dyn"
-contains "run path \$ORIGIN/../lib/planlint" dyn 'RUNPATH              $ORIGIN/../lib/planlint'
+contains "run path \$ORIGIN/lib/planlint:\$ORIGIN/../lib/planlint" dyn 'RUNPATH              $ORIGIN/lib/planlint:$ORIGIN/../lib/planlint'
 lacks "no libstdc++.so" dyn "libstdc++"
 lacks "no libtree-sitter.so" dyn "libtree-sitter"
 lacks "no libsimdjson.so" dyn "libsimdjson"
@@ -70,4 +70,19 @@ contains "event log read" out "log.zstd"
 check "--format sarif" 1 env -i "$bin" --format sarif plan.txt
 contains "SARIF written" out '"version": "2.1.0"'
 rm -f plan.txt nb.ipynb log.zstd
+# Neither the build tree's binary nor the archive's loads a library from the current folder: an empty
+# entry in a run path means the current folder to the dynamic loader, and CMake used to end the build
+# tree's run path with three ("$ORIGIN/lib/planlint:::"), so that planlint run inside a repository
+# holding a libm.so.6 loaded it.
+if command -v cc >/dev/null; then
+  printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+    '__attribute__((constructor)) static void hijack(void) { puts("loaded from the current folder"); exit(3); }' >lib.c
+  check "a library to plant" 0 cc -shared -fPIC -o libm.so.6 lib.c
+  cp libm.so.6 libmimalloc.so.2 && cp libm.so.6 liblzf.so.1
+  for b in "$build/planlint" "$bin"; do
+    check "$(basename "$(dirname "$b")")/planlint ignores the libraries of the folder it runs in" 0 env -i "$b" --version
+    lacks "no library loaded from the current folder" out "loaded from the current folder"
+  done
+  rm -f lib.c libm.so.6 libmimalloc.so.2 liblzf.so.1
+fi
 finish
