@@ -171,6 +171,28 @@ TEST_CASE("a bounded input queue: the producer waits for room, and is let go whe
     CHECK(pushed == inputs.size());
     CHECK(got == serial);
   }
+  // Inputs are let go a batch at a time (here 12 of a queue of 100): a walk far ahead of the
+  // linting still waits for room, and no linting thread waits for an input that has none.
+  auto many = plan_inputs(dir, 400);
+  std::vector<std::string> many_serial;
+  cli::lint_inputs(many, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { many_serial.push_back(summary(r)); });
+  for (unsigned jobs : {1U, 2U, 4U}) {
+    cli::InputQueue queue(100);
+    CHECK(queue.release_batch() == 12);
+    std::size_t pushed = 0;
+    std::thread producer([&] {
+      for (const auto& in : many) pushed += queue.push(in) ? 1 : 0;
+      queue.close();
+    });
+    std::vector<std::string> got;
+    cli::lint_inputs(queue, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
+      CHECK(queue[i].path == r.path);
+      got.push_back(summary(r));
+    });
+    producer.join();
+    CHECK(pushed == many.size());
+    CHECK(got == many_serial);
+  }
   // Nobody reads: the producer waits on a full queue until abandon() lets it go.
   cli::InputQueue full(2);
   std::atomic<int> refused{0};

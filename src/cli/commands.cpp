@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "lint/diff_engine.hpp"
@@ -32,6 +33,7 @@
 #include "plan/dump.hpp"
 #include "plan/plan.hpp"
 #include "util/files.hpp"
+#include "util/memory.hpp"
 
 namespace planlint::cli {
 namespace fs = std::filesystem;
@@ -157,15 +159,22 @@ void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache
   // is not ready, and sleeps only when the window is full. A thread is woken only when it waits for
   // what just changed, so that small files do not cost a context switch each. The number of inputs
   // is known once the source has said there is none at some index (`end`).
+  // The window is jobs * 8 inputs, and up to jobs * 128 while the results waiting to be reported
+  // hold fewer than kHeldFindings findings: one long file no longer stops the other threads after 8
+  // files each (plans vary a hundredfold in size), and a run of large results is not held 256 deep.
   // A bounded source holds no more than max_window inputs past the last one reported: any input a
   // thread takes can be made without waiting for a report (which would wait for that thread).
+  constexpr std::size_t kHeldFindings = 16384;
   const std::size_t window = std::max<std::size_t>(1, std::min(std::size_t{jobs} * 8, max_window));
+  const std::size_t wide_window = std::max(window, std::min(std::size_t{jobs} * 128, max_window));
   std::mutex mutex;
   std::condition_variable room, arrived;
   std::map<std::size_t, lint::FileResult> done;
-  std::size_t next = 0, taken = 0, waiting_workers = 0, end = SIZE_MAX;
+  std::size_t next = 0, taken = 0, waiting_workers = 0, end = SIZE_MAX, held = 0;  // held: findings in done
   bool sink_waiting = false, stop = false;
-  auto has_room = [&] { return next < end && next < taken + window; };
+  auto has_room = [&] {
+    return next < end && (next < taken + window || (next < taken + wide_window && held < kHeldFindings));
+  };
   // Under the lock: the source has no input at `i`.
   auto ended_at = [&](std::size_t i) {
     end = std::min(end, i);
@@ -201,6 +210,7 @@ void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache
       bool wake = false;
       {
         std::lock_guard lock(mutex);
+        held += r.diagnostics.size();
         done.emplace(i, std::move(r));
         wake = sink_waiting && i == taken;
       }
@@ -208,7 +218,11 @@ void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(worker);
+  for (unsigned t = 1; t < jobs; ++t)
+    pool.emplace_back([&] {
+      util::on_thread_start();
+      worker();
+    });
   auto stop_workers = [&] {
     {
       std::lock_guard lock(mutex);
@@ -236,14 +250,17 @@ void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache
         }
         lint::FileResult r = lint_one(*in, cache);
         lock.lock();
+        held += r.diagnostics.size();
         done.emplace(i, std::move(r));
         continue;
       }
       sink_waiting = true;
       arrived.wait(lock, [&] { return done.count(taken) > 0 || taken >= end; });
       sink_waiting = false;
-      for (auto it = done.begin(); it != done.end() && it->first == taken; it = done.erase(it), ++taken)
+      for (auto it = done.begin(); it != done.end() && it->first == taken; it = done.erase(it), ++taken) {
+        held -= it->second.diagnostics.size();
         batch.push_back(std::move(it->second));
+      }
       bool wake = waiting_workers > 0;
       lock.unlock();
       if (wake) room.notify_all();
@@ -273,7 +290,7 @@ void lint_inputs(InputQueue& inputs, unsigned jobs, const lint::ResultCache* cac
               sink(i, std::move(r));
               inputs.release_before(i + 1);
             },
-            inputs.capacity());
+            inputs.capacity() - inputs.release_batch() + 1);
 }
 
 const lint::LintOptions& Input::options() const {
@@ -281,12 +298,20 @@ const lint::LintOptions& Input::options() const {
   return shared_options ? *shared_options : defaults;
 }
 
+InputQueue::InputQueue(std::size_t capacity)
+    : capacity_(std::max<std::size_t>(1, capacity)),
+      batch_(std::clamp<std::size_t>(capacity_ / 8, 1, 64)),
+      slots_(new const Input*[capacity_]) {}
+
 bool InputQueue::push(Input in) {
   {
     std::unique_lock lock(mutex_);
     room_.wait(lock, [&] { return inputs_.size() < capacity_ || abandoned_; });
     if (abandoned_) return false;
     inputs_.push_back(std::move(in));
+    std::size_t i = base_ + inputs_.size() - 1;
+    slots_[i % capacity_] = &inputs_.back();
+    published_.store(i + 1, std::memory_order_release);
   }
   pushed_.notify_all();
   return true;
@@ -300,23 +325,30 @@ void InputQueue::close() {
   pushed_.notify_all();
 }
 
+// An input pushed and not released keeps its slot: input i + capacity_ is pushed only after input i
+// is released.
 const Input* InputQueue::wait(std::size_t i) {
+  if (i < published_.load(std::memory_order_acquire)) return slots_[i % capacity_];
   std::unique_lock lock(mutex_);
   pushed_.wait(lock, [&] { return i < base_ + inputs_.size() || closed_; });
   return i >= base_ && i < base_ + inputs_.size() ? &inputs_[i - base_] : nullptr;
 }
 
-const Input& InputQueue::operator[](std::size_t i) {
-  std::lock_guard lock(mutex_);
-  return inputs_.at(i - base_);
+const Input& InputQueue::operator[](std::size_t i) const {
+  if (i >= published_.load(std::memory_order_acquire)) throw std::out_of_range("input not pushed yet");
+  return *slots_[i % capacity_];
 }
 
 void InputQueue::release_before(std::size_t i) {
+  release_to_ = std::max(release_to_, i);
+  // base_ changes only here, on the one thread that releases: read without the lock.
+  bool full = published_.load(std::memory_order_acquire) - base_ >= capacity_;
+  if (release_to_ - base_ < batch_ && !full) return;
   bool freed = false;
   {
     std::lock_guard lock(mutex_);
     bool was_full = inputs_.size() >= capacity_;
-    for (; base_ < i && !inputs_.empty(); ++base_) inputs_.pop_front();
+    for (; base_ < release_to_ && !inputs_.empty(); ++base_) inputs_.pop_front();
     freed = was_full && inputs_.size() < capacity_;
   }
   if (freed) room_.notify_all();

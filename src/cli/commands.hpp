@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -44,28 +45,39 @@ void lint_inputs(const std::vector<Input>& inputs, unsigned jobs, const lint::Re
 
 // Inputs made on one thread (a folder walk) while others lint them: pushed in input order, read by
 // index. It holds at most `capacity` inputs not yet released: push() waits for room, so that a walk
-// far ahead of the linting does not hold the whole tree's inputs.
+// far ahead of the linting does not hold the whole tree's inputs. An input already pushed is read
+// without a lock (the linting threads ask for each one, and the thread that reports for each result),
+// and inputs are let go a batch at a time: with the walk pushing beside them, a lock taken for every
+// read made the three threads wait for each other every few files.
 class InputQueue {
  public:
-  explicit InputQueue(std::size_t capacity = 16384) : capacity_(std::max<std::size_t>(1, capacity)) {}
+  explicit InputQueue(std::size_t capacity = 16384);
   // Waits while the queue is full; false (the input dropped) once abandon() was called.
   bool push(Input in);
   void close();  // no more inputs
-  // The input at `i`, waiting until it is pushed; nullptr when the queue was closed before it.
+  // The input at `i` (not released), waiting until it is pushed; nullptr when the queue was closed
+  // before it.
   const Input* wait(std::size_t i);
   // An input already pushed (one wait() returned) and not released: no waiting.
-  const Input& operator[](std::size_t i);
-  // The inputs before `i` are no longer needed (their results were reported).
+  const Input& operator[](std::size_t i) const;
+  // The inputs before `i` are no longer needed (their results were reported): they are let go once
+  // release_batch() of them are waiting, or when the queue is full.
   void release_before(std::size_t i);
   // The run ends early: push() no longer waits for room (nor keeps anything).
   void abandon();
   [[nodiscard]] std::size_t capacity() const { return capacity_; }
+  // Reported inputs held at most, minus one: inputs up to capacity() - release_batch() + 1 past the
+  // last one reported always fit.
+  [[nodiscard]] std::size_t release_batch() const { return batch_; }
 
  private:
   std::mutex mutex_;
   std::condition_variable pushed_, room_;
-  std::deque<Input> inputs_;  // from index base_
-  std::size_t base_ = 0, capacity_;
+  std::deque<Input> inputs_;  // from index base_; guarded by mutex_
+  std::size_t base_ = 0, capacity_, batch_;
+  std::unique_ptr<const Input*[]> slots_;  // input i at i % capacity_ (elements of a deque stay put)
+  std::atomic<std::size_t> published_{0};  // inputs pushed; slots_ below it are set
+  std::size_t release_to_ = 0;             // release_before's bound (only its caller's thread)
   bool closed_ = false, abandoned_ = false;
 };
 

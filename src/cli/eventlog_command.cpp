@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "eventlog/reader.hpp"
 #include "lint/report.hpp"
+#include "util/memory.hpp"
 
 namespace planlint::cli {
 
@@ -71,7 +72,11 @@ std::vector<lint::EventLogResult> analyze_all(const std::vector<std::string>& lo
   };
   unsigned n = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+  for (unsigned t = 1; t < n; ++t)
+    pool.emplace_back([&] {
+      util::on_thread_start();
+      worker();
+    });
   worker();
   for (auto& t : pool) t.join();
   return results;

@@ -1,5 +1,6 @@
 #include "util/memory.hpp"
 
+#include <atomic>
 #include <mutex>
 
 namespace planlint::util {
@@ -7,7 +8,14 @@ namespace {
 std::mutex mutex;
 LargeInputHooks hooks;  // guarded by mutex
 int in_flight = 0;      // large inputs being analysed; guarded by mutex
+std::atomic<void (*)()> thread_start_hook{nullptr};
 }  // namespace
+
+void set_thread_start_hook(void (*hook)()) { thread_start_hook.store(hook); }
+
+void on_thread_start() {
+  if (auto* hook = thread_start_hook.load()) hook();
+}
 
 void set_large_input_hooks(LargeInputHooks h) {
   std::lock_guard lock(mutex);
