@@ -152,47 +152,34 @@ TEST_CASE("inputs linted while another thread still makes them come out as from 
 
 TEST_CASE("a bounded input queue: the producer waits for room, and is let go when the run ends", "[cli]") {
   TempDir dir;
+  // A producer pushing `ins` into a queue of `capacity` while `jobs` threads lint them: every input
+  // is pushed, and the results are the serial ones, in order.
+  auto through_queue = [](const std::vector<cli::Input>& ins, std::size_t capacity, std::size_t batch) {
+    std::vector<std::string> serial;
+    cli::lint_inputs(ins, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { serial.push_back(summary(r)); });
+    for (unsigned jobs : {1U, 2U, 4U}) {
+      cli::InputQueue queue(capacity);
+      CHECK(queue.release_batch() == batch);
+      std::size_t pushed = 0;
+      std::thread producer([&] {
+        for (const auto& in : ins) pushed += queue.push(in) ? 1 : 0;
+        queue.close();
+      });
+      std::vector<std::string> got;
+      cli::lint_inputs(queue, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
+        CHECK(queue[i].path == r.path);
+        got.push_back(summary(r));
+      });
+      producer.join();
+      CHECK(pushed == ins.size());
+      CHECK(got == serial);
+    }
+  };
   auto inputs = plan_inputs(dir, 60);
-  std::vector<std::string> serial;
-  cli::lint_inputs(inputs, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { serial.push_back(summary(r)); });
-  for (unsigned jobs : {1U, 2U, 4U}) {
-    cli::InputQueue queue(3);  // fewer than the inputs in flight with 4 threads
-    std::size_t pushed = 0;
-    std::thread producer([&] {
-      for (const auto& in : inputs) pushed += queue.push(in) ? 1 : 0;
-      queue.close();
-    });
-    std::vector<std::string> got;
-    cli::lint_inputs(queue, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
-      CHECK(queue[i].path == r.path);
-      got.push_back(summary(r));
-    });
-    producer.join();
-    CHECK(pushed == inputs.size());
-    CHECK(got == serial);
-  }
+  through_queue(inputs, 3, 1);  // fewer than the inputs in flight with 4 threads
   // Inputs are let go a batch at a time (here 12 of a queue of 100): a walk far ahead of the
   // linting still waits for room, and no linting thread waits for an input that has none.
-  auto many = plan_inputs(dir, 400);
-  std::vector<std::string> many_serial;
-  cli::lint_inputs(many, 1, nullptr, [&](std::size_t, lint::FileResult&& r) { many_serial.push_back(summary(r)); });
-  for (unsigned jobs : {1U, 2U, 4U}) {
-    cli::InputQueue queue(100);
-    CHECK(queue.release_batch() == 12);
-    std::size_t pushed = 0;
-    std::thread producer([&] {
-      for (const auto& in : many) pushed += queue.push(in) ? 1 : 0;
-      queue.close();
-    });
-    std::vector<std::string> got;
-    cli::lint_inputs(queue, jobs, nullptr, [&](std::size_t i, lint::FileResult&& r) {
-      CHECK(queue[i].path == r.path);
-      got.push_back(summary(r));
-    });
-    producer.join();
-    CHECK(pushed == many.size());
-    CHECK(got == many_serial);
-  }
+  through_queue(plan_inputs(dir, 400), 100, 12);
   // Nobody reads: the producer waits on a full queue until abandon() lets it go.
   cli::InputQueue full(2);
   std::atomic<int> refused{0};
