@@ -34,8 +34,9 @@ class LargeInputScope {
 
 constexpr std::size_t kLargeInput = std::size_t{256} * 1024;
 
-// Run first on every thread planlint starts (workers, the folder walk): in the planlint binary (set
-// by main) the thread's allocations go to the heap of huge pages main set up. Nothing by default.
+// Run first on every thread planlint starts (workers, the folder walk), and by the main thread once
+// it has started the walk: in the planlint binary, for a run over many files (set by main), the
+// thread's allocations go to a heap of its own in the huge pages main set up. Nothing by default.
 void set_thread_start_hook(void (*hook)());
 void on_thread_start();
 
