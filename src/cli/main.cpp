@@ -53,7 +53,7 @@ void use_huge_page_heap() {
 // huge pages (-j1 3 % and -j2 6 % faster). The address space is reserved, not committed
 // (MAP_NORESERVE: nothing is accounted or touched until used); the kernel backs its 2 MiB-aligned
 // parts with huge pages where they are touched (madvise, the mode most distributions leave other
-// memory in small pages with); freed memory is still given back (mimalloc's MADV_DONTNEED). When the
+// memory in small pages with); what is freed stays committed and is reused (see below). When the
 // reservation or the arena is refused (an address-space limit, strict overcommit), the allocator
 // works as before. Called on the main thread before any other is started; each thread, the main one
 // included, moves to a heap of its own in it with util::on_thread_start(), so that the main thread's
@@ -72,6 +72,12 @@ void use_huge_pages() {
     return;
   }
   util::set_thread_start_hook(use_huge_page_heap);
+  // What is freed stays committed and is reused: giving a 64 KiB piece back splits the huge page it
+  // is in, which later faults in 4 KiB at a time, and each thread gave back what it had freed as it
+  // ended (1 to 3 ms at the end of a -j2 run over the plan corpus x10, after the last file). A folder
+  // holding a 30 MB plan and a 6 MB .py job: -j1 3.4 s to 1.4 s, -j2 3.4 s to 1.3-1.9 s, for a peak
+  // RSS of 74 MB to 77 MB (-j1) and 85 MB to 97-120 MB (-j2, both large files at once).
+  mi_option_disable(mi_option_allow_decommit);
 #endif
 }
 
@@ -711,11 +717,23 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
 
 int main(int argc, char** argv) {
 #ifdef PLANLINT_WITH_MIMALLOC
-  // While a large file is analysed (util::LargeInputScope), what is freed goes back to the system at
-  // once rather than after mimalloc's delay.
-  static const long decommit_delay = mi_option_get(mi_option_decommit_delay);
-  planlint::util::set_large_input_hooks({[] { mi_option_set(mi_option_decommit_delay, 0); },
-                                         [] { mi_option_set(mi_option_decommit_delay, decommit_delay); }});
+  // While a large file is analysed (util::LargeInputScope), mimalloc gives back at once the
+  // segments it frees whole (large blocks: the old buffer of a vector that doubles; 500 ms later
+  // otherwise), and the pieces of a segment freed one by one at most 25 ms after the first of them
+  // (each further free put that off by 2 ms, so that a phase freeing much kept all of it). Giving
+  // back every piece at once (the hooks before) and faulting it in again when the next phase
+  // allocated took 10.2 s on a 30 MB .py job (6.8 s now) for 272 MB at the peak (277 MB now, 318 MB
+  // without hooks), and 2.3 s on a 6 MB one (1.4 s).
+  static const long extend_delay = mi_option_get(mi_option_decommit_extend_delay);
+  static const long segment_delay = mi_option_get(mi_option_segment_decommit_delay);
+  planlint::util::set_large_input_hooks({[] {
+                                           mi_option_set(mi_option_decommit_extend_delay, 0);
+                                           mi_option_set(mi_option_segment_decommit_delay, 0);
+                                         },
+                                         [] {
+                                           mi_option_set(mi_option_decommit_extend_delay, extend_delay);
+                                           mi_option_set(mi_option_segment_decommit_delay, segment_delay);
+                                         }});
 #endif
   try {
     return run(argc, argv);

@@ -155,7 +155,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   if (cr_only_line_endings(text)) std::replace(text.begin(), text.end(), '\r', '\n');
   // UTF-16 (with its byte-order mark) is not read: one clear error instead of one per line.
   if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
-  const util::LargeInputScope large(text.size());  // a large file: freed memory goes back at once
+  const util::LargeInputScope large(text.size());  // a large file: freed memory goes back sooner
   pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
   bool notebook = file.kind != pyspark::SourceKind::python;
   const RuleInfo& syntax = python_syntax_rule();

@@ -7,7 +7,7 @@ namespace planlint::util {
 
 // What to do when a large input's analysis starts while no other is in flight (`enter`) and when the
 // last one in flight ends (`leave`). In the planlint binary (set by main): mimalloc gives freed
-// memory back to the system at once in between, and keeps its delay otherwise. Nothing by default.
+// memory back to the system sooner in between, and keeps its delays otherwise. Nothing by default.
 struct LargeInputHooks {
   void (*enter)() = nullptr;
   void (*leave)() = nullptr;
@@ -16,8 +16,8 @@ void set_large_input_hooks(LargeInputHooks hooks);
 
 // Held over one input's analysis, from before its parse until its findings are out. A large file's
 // phases free tens of megabytes in blocks that the next phase does not reuse (syntax trees,
-// recomputed-lineage's graph), and kept mapped they counted in its peak RSS (a 30 MB notebook: 309 MB,
-// 286 MB with the hooks). Small inputs keep the delay, also after a large one: returning each freed
+// recomputed-lineage's graph), and kept mapped they counted in its peak RSS (a 30 MB .py job: 318 MB,
+// 277 MB with the hooks). Small inputs keep the delay, also after a large one: returning each freed
 // page at once and faulting it in again for the next file cost a third of the run's time over the
 // real corpus (30,000 page faults, 0.24 s of system time in 0.8 s) when it stayed on for the rest
 // of the run.
