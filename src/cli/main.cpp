@@ -75,8 +75,8 @@ void use_huge_pages() {
   // What is freed stays committed and is reused: giving a 64 KiB piece back splits the huge page it
   // is in, which later faults in 4 KiB at a time, and each thread gave back what it had freed as it
   // ended (1 to 3 ms at the end of a -j2 run over the plan corpus x10, after the last file). A folder
-  // holding a 30 MB plan and a 6 MB .py job: -j1 3.4 s to 1.4 s, -j2 3.4 s to 1.3-1.9 s, for a peak
-  // RSS of 74 MB to 77 MB (-j1) and 85 MB to 97-120 MB (-j2, both large files at once).
+  // holding a 30 MB plan and a 6 MB .py job: -j1 3.4 s to 1.3-1.5 s, -j2 3.4 s to 1.2-1.3 s, for a
+  // peak RSS of 74 MB to 77 MB (-j1) and 85 MB to 97-120 MB (-j2, both large files at once).
   mi_option_disable(mi_option_allow_decommit);
 #endif
 }
