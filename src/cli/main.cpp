@@ -88,7 +88,7 @@ constexpr const char* kFooter = R"(Examples:
   planlint --format sarif -o planlint.sarif plans/
   planlint --select redundant-shuffle,missing-broadcast plan.txt
   planlint --select SPK2 --min-impact high jobs/   one family (SPK2: Python and the driver), costly rules only
-  planlint --warn cache-without-unpersist --fail-on warning jobs/   report, but fail only on what matters
+  planlint --warn cache-without-unpersist --fail-on error jobs/   report, but fail only on what matters
   planlint rules                        list every rule;  planlint rule NAME  prints its documentation
   planlint eventlog app.zstd            diagnose a finished application from its event log
   planlint diff main.plan pr.plan       what a change did to the plan (a merge gate for plan changes)
@@ -101,8 +101,9 @@ driver, SPK3 configuration, SPK4 reading and writing, SPK5 lineage and caching, 
 (planlint diff), SPK9 event-log
 diagnoses. The ids before 0.2 (PL001...) are still understood in selectors and noqa comments.
 
-Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error.
-Findings of --warn rules and findings below --fail-on are reported but do not make the status 1.)";
+Exit status: 0 no findings (or only advisory ones), 1 findings, 2 usage, configuration or I/O error.
+Info findings are advisory (the code does not show the cost): reported, but they make the status 1
+only with --fail-on info. Findings of --warn rules and findings below --fail-on never make it 1.)";
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {
   std::vector<std::string> out;
@@ -173,7 +174,8 @@ int run(int argc, char** argv) {
       ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--fail-on", fail_on,
-                 "The lowest severity that makes the exit status 1: info (any finding, the default), warning, error")
+                 "The lowest severity that makes the exit status 1: info (any finding), warning (the default: info\n"
+                 "findings are advisory, printed but not failing the run), error")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   app.add_option("--stdin-filename", stdin_filename, "File name to report for input read from stdin");
   app.add_option("--broadcast-threshold", threshold,
@@ -382,7 +384,10 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   options.target_spark_version = options_target;
   options.warn = split_commas(warn);
   if (!min_impact.empty()) options.min_impact = *lint::parse_impact(min_impact);
-  if (!fail_on.empty()) options.fail_on = *lint::parse_severity(fail_on);
+  if (!fail_on.empty()) {
+    options.fail_on = *lint::parse_severity(fail_on);
+    options.fail_on_given = true;
+  }
   for (const auto& s : lint::unknown_selectors(options)) {
     std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
     return 2;

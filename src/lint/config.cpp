@@ -263,7 +263,7 @@ LintOptions options_for(const fs::path& file, const Config* config, const LintOp
   o.warn.insert(o.warn.end(), config->warn.begin(), config->warn.end());
   // The command line wins where it set a value (its defaults are the lowest levels).
   if (config->min_impact && cli.min_impact == Impact::low) o.min_impact = *config->min_impact;
-  if (config->fail_on && cli.fail_on == Severity::info) o.fail_on = *config->fail_on;
+  if (config->fail_on && !cli.fail_on_given) o.fail_on = *config->fail_on;
   if (cli.target_spark_version.empty() && config->target_spark_version)
     o.target_spark_version = *config->target_spark_version;
   o.tolerated_shuffle_partitions.insert(o.tolerated_shuffle_partitions.end(),

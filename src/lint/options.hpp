@@ -39,7 +39,10 @@ struct LintOptions {
   std::vector<std::string> ignore;
   Impact min_impact = Impact::low;    // rules below this impact are not run (--min-impact)
   std::vector<std::string> warn;      // reported, but never make the exit status 1 (--warn)
-  Severity fail_on = Severity::info;  // the lowest severity that makes the exit status 1 (--fail-on)
+  // The lowest severity that makes the exit status 1 (--fail-on). Info findings are advisory: they are
+  // printed but do not fail a run unless --fail-on info asks for it.
+  Severity fail_on = Severity::warning;
+  bool fail_on_given = false;  // --fail-on was on the command line (it then wins over a configuration's)
   double broadcast_threshold_bytes = 10.0 * 1024 * 1024;   // spark.sql.autoBroadcastJoinThreshold default
   std::vector<std::string> small_tables;                   // table names that missing-broadcast treats as small
   std::vector<std::int64_t> tolerated_shuffle_partitions;  // values hardcoded-shuffle-partitions accepts

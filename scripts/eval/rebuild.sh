@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Lays out the production evaluation corpus (manifest.tsv) from local mirrors of the repositories it
+# names, without network: MIRRORS/owner+name/repo is a git directory of each one (what the `fetch`
+# tool or `git clone --mirror` leaves). Files land in OUT/SPLIT/owner/name/path, SPLIT from repos.tsv.
+# usage: rebuild.sh MIRRORS OUT
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mirrors=${1:?usage: rebuild.sh MIRRORS OUT}
+out=${2:?usage: rebuild.sh MIRRORS OUT}
+declare -A split
+while IFS=$'\t' read -r repo _ _ s _; do split[$repo]=$s; done < <(tail -n +2 "$here/repos.tsv")
+missing=0
+while IFS=$'\t' read -r repo commit path; do
+  dest="$out/${split[$repo]}/$repo/$path"
+  mkdir -p "$(dirname "$dest")"
+  if ! git --git-dir="$mirrors/${repo/\//+}/repo" show "$commit:$path" >"$dest" 2>/dev/null; then
+    echo "missing: $repo@$commit:$path" >&2
+    rm -f "$dest"
+    missing=$((missing + 1))
+  fi
+done < <(tail -n +2 "$here/manifest.tsv")
+echo "corpus in $out ($missing missing)" >&2
