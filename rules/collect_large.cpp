@@ -13,13 +13,25 @@ extern const RuleInfo kCollectLarge{"SPK203",
                                     Impact::high,
                                     R"md(## What it does
 Finds `collect()`, `toPandas()` and `rdd.collect()` (also as the iterable of a `for` loop) on a
-DataFrame that nothing bounds: not a global aggregate (`agg(...)` without `groupBy`,
-`select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), not `limit(n)`, not data
-built on the driver (`createDataFrame([...])`, `spark.range(10)`), not a metadata query (`SHOW`,
-`DESCRIBE`, `SELECT current_user()`). The DataFrame is followed through names, helper functions that
-return one, and parameters of functions called with one. A grouped aggregate or `distinct()` values
-are bounded by their key count: an info. RDDs made on the driver or from text files are not
-DataFrames and are not reported; `df.rdd.collect()` is.
+DataFrame, and says how sure it is by what the code shows of the rows (the DataFrame is followed
+through names, helper functions that return one, and parameters of functions called with one):
+
+- **Nothing** when the rows are few by construction: a global aggregate (`agg(...)` without
+  `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data
+  built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
+  `DESCRIBE`, `SELECT current_user()`), a grouped aggregate or `distinct()` values (one row per key,
+  bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
+  code (functions named `test*`, files pytest
+  collects, `tests/` folders), which runs on fixtures.
+- **A warning** when the code shows volume: a join, union or explode of a read of a table or files
+  (`spark.table`, `spark.read...`, `SELECT ... FROM t`) that nothing aggregates, limits or filters to
+  a key afterwards.
+- **An info** otherwise: a plain read of one table (lookup tables, code lists and configuration
+  tables are read whole on purpose; only the author knows which are big), a lookup (`filter(F.col("id") == x)`, `WHERE k = 'v'`, `isin(...)`), or data whose source is not in
+  sight (a function parameter, a helper of another module).
+
+RDDs made on the driver or from text files are not DataFrames and are not reported;
+`df.rdd.collect()` is.
 
 ## Why is this bad?
 Every row travels to the driver and must fit in its memory. On real data the job fails with an
@@ -28,11 +40,11 @@ becomes the bottleneck of a distributed job.
 
 ## Example (PySpark)
 ```python
-rows = spark.table("events").filter("country = 'NL'").collect()
+rows = spark.table("events").join(spark.table("users"), "user_id").collect()
 ```
 Use instead:
 ```python
-rows = spark.table("events").filter("country = 'NL'").limit(100).collect()
+rows = spark.table("events").join(spark.table("users"), "user_id").limit(100).collect()
 ```
 
 ## Fix safety
@@ -43,6 +55,17 @@ Display-only: only the author knows how many rows are needed. Bound the result w
 None.
 )md"};
 
+namespace {
+
+// Whether the call ending at `end` is indexed with [0] right after (`rows.collect()[0]`).
+bool first_row_only(std::string_view text, std::uint32_t end) {
+  if (end > text.size()) return false;
+  std::size_t i = text.find_first_not_of(" \t", end);
+  return i != std::string_view::npos && text.substr(i, 3) == "[0]";
+}
+
+}  // namespace
+
 void check_collect_large(SourceContext& ctx) {
   const auto& m = ctx.model();
   auto pulls = [](const pyspark::Link& l) {
@@ -51,32 +74,35 @@ void check_collect_large(SourceContext& ctx) {
   for (const auto& chain : m.chains) {
     // An RDD made on the driver or from files is not a DataFrame; one that holds a DataFrame's rows is.
     if (!chain.is_dataframe && !chain.rdd_of_dataframe) continue;
-    if (!has_own_link(chain, pulls)) continue;
+    if (!has_own_link(chain, pulls) || in_test_code(m, chain)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {
       const pyspark::Link& l = *pipeline[i].link;
       if (!pulls(l)) continue;
       pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
-      if (rows.rows != pyspark::Rows::unknown && rows.rows != pyspark::Rows::grouped) continue;
-      if (rows.rows == pyspark::Rows::grouped) {
-        // As many rows as groups: fine for a handful of keys, a driver OOM for a million.
+      const std::string name(l.name);
+      if (pyspark::volume_of(rows.rows) == pyspark::Volume::small) continue;
+      // One row per key (a grouped aggregate, distinct values) or the first row only (`.collect()[0]`,
+      // the code expects one): bounded by what the author knows of the keys. Not reported.
+      if (rows.rows == pyspark::Rows::grouped || first_row_only(ctx.cell_text(chain.cell), l.expr_pos.end_byte))
+        continue;
+      if (rows.rows == pyspark::Rows::large && rows.multiplied) {
         auto& d = ctx.report(chain.cell, l.name_pos,
-                             "`" + std::string(l.name) + "()` of " + rows.why +
-                                 " pulls one row per key into the driver; fine only while the keys are few");
-        d.severity = Severity::info;
-        ctx.attach_fix(
-            d, "Bound the result", Applicability::display_only,
-            "Keep the result in Spark (join or write it), or `.limit(n)` before `." + std::string(l.name) + "()`.");
+                             "`" + name + "()` pulls every row of " + rows.why +
+                                 " into the driver; nothing aggregates, limits or filters it to a key");
+        ctx.attach_fix(d, "Bound the result", Applicability::display_only,
+                       "Add `.limit(n)` before `." + name +
+                           "()`, use `.take(n)` or `.first()`, or aggregate in Spark first.");
         continue;
       }
-      auto& d = ctx.report(
-          chain.cell, l.name_pos,
-          "`" + std::string(l.name) + "()` pulls every row of the DataFrame into the driver; nothing bounds it");
+      // Where the data comes from is not in sight (a parameter, a helper of another module): advice.
+      auto& d = ctx.report(chain.cell, l.name_pos,
+                           "`" + name + "()` pulls every row into the driver, and the code does not show how many "
+                                        "there are; fine only while they are few");
+      d.severity = Severity::info;
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
-                     "Add `.limit(n)` before `." + std::string(l.name) +
-                         "()`, use `.take(n)` or `.first()`, or aggregate in "
-                         "Spark first.");
+                     "Add `.limit(n)` before `." + name + "()`, use `.take(n)`, or aggregate in Spark first.");
     }
   }
 }

@@ -21,6 +21,12 @@ kept in a variable and printed, and `len(df.head(1))` are not reported. A `count
 unknown kind (a function parameter, `eval(...)`) counts as a DataFrame's in a file that uses Spark;
 pandas DataFrames and lists are never reported.
 
+Severity follows evidence: a warning when the counted rows come from a read of a table or files that
+nothing aggregates, limits or filters to a key; an info where their number is not in sight (a
+function parameter, a lookup), in an `assert` (a check expected to pass: when the answer is "empty",
+`isEmpty()` reads everything as well) and on a cached DataFrame; nothing for rows few by construction
+(`SHOW ...`, literal rows) or in test code.
+
 ## Why is this bad?
 `count()` runs a job over every partition of the input to produce a number that is then only
 compared with zero; `len(df.collect())` also moves every row to the driver. `isEmpty()` (or
@@ -28,13 +34,13 @@ compared with zero; `len(df.collect())` also moves every row to the driver. `isE
 
 ## Example (PySpark)
 ```python
-new_rows = spark.table("staging.events").filter("ingest_date = current_date()")
+new_rows = spark.table("staging.events").filter("ingest_date >= current_date()")
 if new_rows.count() == 0:
     print("nothing to load")
 ```
 Use instead:
 ```python
-new_rows = spark.table("staging.events").filter("ingest_date = current_date()")
+new_rows = spark.table("staging.events").filter("ingest_date >= current_date()")
 if new_rows.isEmpty():
     print("nothing to load")
 ```
@@ -50,6 +56,19 @@ first use instead).
 ## Options
 `target-spark-version` chooses `isEmpty()` or `head(1)`.
 )md"};
+
+namespace {
+
+// Whether the statement holding byte `at` is an `assert` (its line, from its indentation, says so).
+bool in_assert(std::string_view text, std::uint32_t at) {
+  if (at > text.size()) return false;
+  std::size_t start = text.rfind('\n', at == 0 ? 0 : at - 1);
+  start = start == std::string_view::npos ? 0 : start + 1;
+  std::size_t word = text.find_first_not_of(" \t", start);
+  return word != std::string_view::npos && word <= at && text.substr(word, 7) == "assert ";
+}
+
+}  // namespace
 
 void check_count_for_emptiness(SourceContext& ctx) {
   const auto& m = ctx.model();
@@ -71,8 +90,16 @@ void check_count_for_emptiness(SourceContext& ctx) {
     std::string receiver(cell.substr(chain.pos.start_byte, last.link_pos.start_byte - chain.pos.start_byte));
     if (receiver.find('\n') != std::string::npos) receiver = "(" + receiver + ")";
     bool cached = false;
-    for (const auto& step : chain.pipeline())
+    const auto pipeline = chain.pipeline();
+    for (const auto& step : pipeline)
       if (step.link->is_call && (step.link->name == "cache" || step.link->name == "persist")) cached = true;
+    // Severity by evidence: nothing for rows few by construction (a SHOW, a literal) or test code; a
+    // warning when the counted rows come from a read; an info where their number is not in sight, and
+    // for an `assert` (a check expected to pass: when the answer is "empty", isEmpty() reads all too).
+    const pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, pipeline.size() - 1);
+    const pyspark::Volume volume = pyspark::volume_of(rows.rows);
+    if (volume == pyspark::Volume::small || in_test_code(m, chain)) continue;
+    const bool asserted = in_assert(cell, t.pos.start_byte);
     std::string question =
         t.via_len
             ? "`len(" + std::string(cell.substr(chain.pos.start_byte, chain.pos.end_byte - chain.pos.start_byte)) + ")`"
@@ -93,6 +120,12 @@ void check_count_for_emptiness(SourceContext& ctx) {
     if (cached) {
       d.severity = Severity::info;
       d.message += " (the DataFrame is cached, so the count also fills the cache for later use)";
+    } else if (asserted) {
+      d.severity = Severity::info;
+      d.message += " (in an assert, which expects the answer: an empty result is read whole either way)";
+    } else if (volume != pyspark::Volume::large) {
+      d.severity = Severity::info;
+      d.message += " (the code does not show how many rows it counts)";
     }
     Fix& f = ctx.attach_fix(d, rdd ? "Use isEmpty()" : "Ask for one row",
                             cached ? Applicability::unsafe : Applicability::safe, replacement);

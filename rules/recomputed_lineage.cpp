@@ -155,6 +155,10 @@ class Graph {
     if (c.root_is_call &&
         (c.root == "display" || (c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display")))
       return Action{&c, nullptr};
+    // df.display(): Databricks' DataFrame method, the same action as display(df).
+    if (!c.links.empty() && c.links.front().is_call && c.links.front().name == "display" && c.bound != nullptr &&
+        c.bound->is_dataframe)
+      return Action{&c, nullptr};
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
       if (l.on == Link::On::local) break;
@@ -197,11 +201,12 @@ class Graph {
                        [](const Link& l) { return l.is_call && kCaches.count(l.name) != 0; });
   }
 
-  // `name.cache()` as a statement of its own after `c` was bound to name: c is cached from then on.
+  // `name.cache()` after `c` was bound to name, as a statement of its own, materialised at once
+  // (`name.cache().count()`) or bound to another name (`cached = name.cache()`): Spark caches by plan,
+  // so c's plan is cached from then on.
   [[nodiscard]] bool cached_later(const Chain& c) const {
     for (const Chain* u : children(&c))
-      if (u->bound == &c && u->assigned_to.empty() && !u->links.empty() && u->links.size() == 1 &&
-          kCaches.count(u->links.front().name) != 0)
+      if (u->bound == &c && !u->links.empty() && u->links.front().is_call && kCaches.count(u->links.front().name) != 0)
         return true;
     return false;
   }
@@ -339,10 +344,11 @@ class Graph {
   template <class F>
   void for_each_use(F&& f) const {
     for (const auto& c : m_.chains) {
-      if (c.bound != nullptr) f(c.bound, &c);
+      if (c.bound != nullptr && !c.column_of) f(c.bound, &c);  // `df.amount` is an expression, not a use
       auto args = [&](std::span<const pyspark::Arg> list) {
         for (const auto& a : list)
-          if (a.value.chain() != nullptr && a.value.chain() != &c && !metadata(*a.value.chain()))
+          if (a.value.chain() != nullptr && a.value.chain() != &c && !metadata(*a.value.chain()) &&
+              !a.value.chain()->column_of)
             f(a.value.chain(), &c);
       };
       for (const auto& l : c.links) args(l.args);

@@ -28,7 +28,10 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
   JSON always infers.
 
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
-reported. Streaming reads need a schema anyway and are not reported. An option whose value is a
+reported; a read of one file named by a literal path (`data/sample.csv`: no wildcard) is an `info`,
+since the code does not show how big that file is; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
+their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
+collects, `tests/` folders), which reads fixtures. Streaming reads need a schema anyway and are not reported. An option whose value is a
 variable is not reported (its value is unknown here).
 
 ## Why is this bad?
@@ -96,6 +99,39 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
   return out;
 }
 
+// Whether the reader's format (as set so far, or by the terminal read after `at`) carries a schema.
+bool self_describing(const std::string& format, const std::vector<pyspark::Step>& pipeline, std::size_t at) {
+  static const util::NameSet kColumnar{"parquet", "orc", "delta", "avro", "table", "iceberg"};
+  if (kColumnar.contains(format)) return true;
+  for (std::size_t i = at; i < pipeline.size(); ++i) {
+    const pyspark::Link& l = *pipeline[i].link;
+    if (!l.is_call) break;
+    if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
+      return kColumnar.contains(lower(*l.args[0].value.string_value()));
+    if (kColumnar.contains(l.name.view())) return true;
+    if (l.name == "csv" || l.name == "json" || l.name == "load" || l.name == "text") return false;
+  }
+  return false;
+}
+
+// Whether the terminal read after `from` is given one literal path that names a file: an extension
+// after its last '/', and no wildcard or comma.
+bool names_one_file(const std::vector<pyspark::Step>& pipeline, std::size_t from) {
+  static const util::NameSet kLoads{"csv", "json", "load", "text"};
+  for (std::size_t i = from + 1; i < pipeline.size(); ++i) {
+    const pyspark::Link& l = *pipeline[i].link;
+    if (!l.is_call) return false;
+    if (!kLoads.contains(l.name)) continue;
+    const pyspark::Arg* path = l.arg(0, "path");
+    if (path == nullptr || !path->value.string_value()) return false;
+    const std::string_view p = *path->value.string_value();
+    const std::string_view name = p.substr(p.rfind('/') == std::string_view::npos ? 0 : p.rfind('/') + 1);
+    return name.find_first_of("*?[{,") == std::string_view::npos && name.rfind('.') != std::string_view::npos &&
+           name.rfind('.') + 1 < name.size();
+  }
+  return false;
+}
+
 bool is_terminal_read(const pyspark::Link& l) {
   static const util::NameSet names{"csv", "json", "load", "parquet", "orc", "text", "table"};
   return l.is_call && names.count(l.name) != 0;
@@ -113,7 +149,7 @@ void check_schema_inference(SourceContext& ctx) {
     return false;
   };
   for (const auto& chain : ctx.model().chains) {
-    if (!reads(chain)) continue;
+    if (!reads(chain) || in_test_code(ctx.model(), chain)) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     // The batch reader of the pipeline: `.read` on a session (not `.readStream`, not a DataFrame's `.write`).
@@ -128,6 +164,9 @@ void check_schema_inference(SourceContext& ctx) {
       }
     }
     if (read_at == pipeline.size()) continue;
+    // A literal path naming one file (`data/sample.csv`, no wildcard): inference reads that one file,
+    // whose size the code does not show. Advice, not a warning.
+    const bool one_file = names_one_file(pipeline, read_at);
     bool has_schema = false;
     std::string format;
     for (std::size_t i = read_at + 1; i < pipeline.size(); ++i) {
@@ -144,13 +183,17 @@ void check_schema_inference(SourceContext& ctx) {
       if (own)
         for (const auto& s : inference_settings(l)) {
           std::string k = lower(s.name);
+          // Parquet, ORC, Delta and Avro files carry their schema: inferSchema and samplingRatio do
+          // nothing there (mergeSchema does: it reads every footer).
+          if (k != "mergeschema" && self_describing(format, pipeline, i)) continue;
           std::string what = k == "inferschema"
                                  ? "makes Spark read the data once to guess the types before the job reads it again"
                              : k == "mergeschema"
                                  ? "makes Spark read every file's footer and merge their schemas before the job starts"
                                  : "makes Spark read a sample of the data to infer the schema before the job reads it "
                                    "again";
-          auto& d = ctx.report(chain.cell, *s.pos, "`" + s.name + "` " + what);
+          auto& d = ctx.report(chain.cell, *s.pos, "`" + s.name + "` " + what + (one_file ? " (one named file)" : ""));
+          if (one_file) d.severity = Severity::info;
           ctx.attach_fix(d, "Give the schema", Applicability::display_only,
                          "Pass an explicit schema: `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) and drop `" +
                              s.name + "`.");
@@ -159,8 +202,10 @@ void check_schema_inference(SourceContext& ctx) {
       bool json = l.name == "json" || (l.name == "load" && format == "json");
       if (own && json && !has_schema) {
         auto& d = ctx.report(chain.cell, l.name_pos,
-                             "JSON read without a schema: Spark reads all the input once to infer it, then again for "
-                             "the job");
+                             std::string("JSON read without a schema: Spark reads all the input once to infer it, then "
+                                         "again for the job") +
+                                 (one_file ? " (one named file)" : ""));
+        if (one_file) d.severity = Severity::info;
         ctx.attach_fix(
             d, "Give the schema", Applicability::display_only,
             "Add `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) before `." + std::string(l.name) + "(...)`.");

@@ -22,8 +22,14 @@ written out in the code, directly or through a name bound once to a literal list
 is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
 SQL `SET`, anywhere in the file. A setting whose value is not a literal counts as enabled.
 
-Not reported: a `toPandas()` of a DataFrame that is small by construction (`limit(n)`, a global
-aggregate, driver-built data: Arrow changes nothing for ten rows); code that runs on Databricks
+Severity follows what the code shows of the rows. A warning for a `toPandas()` of a join, union or
+explode of a read of a table or files that nothing aggregates, limits or filters to a key, and for
+`createDataFrame` of a pandas DataFrame read from files (`pd.read_csv(...)`); an info where the size
+is not in sight (a plain read of one table, a function parameter, a lookup by key, a pandas
+DataFrame built in the code). Not
+reported: a `toPandas()` of a DataFrame that is small by construction (`limit(n)`, a global
+aggregate, driver-built data: Arrow changes nothing for ten rows) or of a grouped aggregate (a row per
+key); test code (functions named `test*`, files pytest collects, `tests/` folders); code that runs on Databricks
 (a Databricks notebook, a Jupyter export of one, code that uses `dbutils`: Databricks runtimes
 enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
 by default. Open-source Spark 2.3 to 4.1 has it off by default.
@@ -36,12 +42,12 @@ data moves as columnar batches.
 
 ## Example (PySpark)
 ```python
-pdf = spark.table("sales.daily").groupBy("store", "day").sum("amount").toPandas()
+pdf = spark.table("sales.daily").join(spark.table("stores"), "store").toPandas()
 ```
 Use instead:
 ```python
 spark.conf.set("spark.sql.execution.arrow.pyspark.enabled", "true")
-pdf = spark.table("sales.daily").groupBy("store", "day").sum("amount").toPandas()
+pdf = spark.table("sales.daily").join(spark.table("stores"), "store").toPandas()
 ```
 
 ## Fix safety
@@ -94,6 +100,20 @@ Pandas pandas_chain(const pyspark::SourceModel& m, const pyspark::Chain* c) {
   return Pandas::no;
 }
 
+// pd.read_csv(...), pd.read_parquet(...), a name bound to one: rows from files, as many as they hold.
+bool pandas_read(const pyspark::SourceModel& m, const pyspark::Chain* c) {
+  std::string buffer;
+  for (int guard = 0; c != nullptr && guard < 16; ++guard, c = c->bound) {
+    const std::string_view root = m.qualify(c->root, buffer);
+    if (c->root_is_call && root.rfind("pandas.read_", 0) == 0) return true;
+    if (!c->root_is_call && (root == "pandas" || root == "pd") && !c->links.empty() &&
+        c->links.front().name.view().rfind("read_", 0) == 0)
+      return true;
+    if (c->root_is_call) return false;
+  }
+  return false;
+}
+
 // A pandas DataFrame as far as the file shows: pd.DataFrame(...), pd.read_csv(...), a name bound to one,
 // with more rows than the code spells out.
 bool pandas_value(const pyspark::SourceModel& m, const pyspark::Expr& e) {
@@ -120,19 +140,32 @@ void check_topandas_without_arrow(SourceContext& ctx) {
           (chain.is_dataframe || l.on == pyspark::Link::On::dataframe || chain.ends_local)) {
         if (l.on == pyspark::Link::On::local || l.on == pyspark::Link::On::rdd) continue;
         pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
-        if (pyspark::small_by_construction(rows.rows)) continue;
+        // Row-by-row conversion costs in proportion to the rows: nothing for a few (or one per key of
+        // a grouped result, or fixtures in tests), a warning for a read, advice where size is unknown.
+        if (pyspark::small_by_construction(rows.rows) || rows.rows == pyspark::Rows::grouped ||
+            in_test_code(m, chain))
+          continue;
+        const bool large = rows.rows == pyspark::Rows::large && rows.multiplied;
         auto& d = ctx.report(chain.cell, l.name_pos,
-                             "`toPandas()` without Arrow: every row is pickled and sent to the driver one at a time");
+                             large ? "`toPandas()` of " + rows.why +
+                                         " without Arrow: every row is pickled and sent to the driver one at a time"
+                                   : std::string("`toPandas()` without Arrow: every row is pickled and sent to the "
+                                                 "driver one at a time (slow only when there are many)"));
+        if (!large) d.severity = Severity::info;
         ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
                        "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
         continue;
       }
-      if (l.name == "createDataFrame" && chain.is_dataframe) {
+      if (l.name == "createDataFrame" && chain.is_dataframe && !in_test_code(m, chain)) {
         const pyspark::Arg* data = l.arg(0, "data");
         if (data == nullptr || !pandas_value(m, data->value)) continue;
+        const bool read = pandas_read(m, data->value.chain());
         auto& d = ctx.report(chain.cell, l.name_pos,
-                             "`createDataFrame` of a pandas DataFrame without Arrow: it is converted row by row on "
-                             "the driver");
+                             read ? "`createDataFrame` of a pandas DataFrame read from files, without Arrow: it is "
+                                    "converted row by row on the driver"
+                                  : "`createDataFrame` of a pandas DataFrame without Arrow: it is converted row by "
+                                    "row on the driver (slow only when it has many rows)");
+        if (!read) d.severity = Severity::info;
         ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
                        "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
       }

@@ -16,6 +16,12 @@ Finds `df = df.withColumn(...)` (or `withColumnRenamed`) inside a `for` or `whil
 grows from turn to turn: bound before the loop or from its own previous value. A DataFrame read
 afresh at the top of each turn, or the loop variable itself, is not reported.
 
+Severity follows the number of turns the code shows. A loop over a collection written out in the
+code (`for c in ["a", "b"]`, `range(5)`, a dict literal's items, a name bound once to a literal list)
+with 20 turns or fewer adds a handful of projections and is not reported; a loop over a DataFrame's
+columns (`for c in df.columns`, `df.schema.fields`, `df.dtypes`) is a warning, since wide tables have
+hundreds; any other loop (the count is not in sight) is an info. Test code is not reported.
+
 ## Why is this bad?
 Each call adds a projection to the logical plan. Hundreds of them make analysis and optimisation
 slow (minutes before the job starts) and can end in a `StackOverflowError`; Spark's documentation
@@ -23,12 +29,12 @@ warns against it.
 
 ## Example (PySpark)
 ```python
-for c in columns:
+for c in df.columns:
     df = df.withColumn(c, F.col(c).cast("double"))
 ```
 Use instead:
 ```python
-df = df.withColumns({c: F.col(c).cast("double") for c in columns})
+df = df.withColumns({c: F.col(c).cast("double") for c in df.columns})
 ```
 
 ## Fix safety
@@ -38,16 +44,29 @@ Display-only: build all columns in one `withColumns({...})` (Spark 3.3+) or one 
 None.
 )md"};
 
+constexpr int kFewTurns = 20;  // turns of a spelled-out loop that add a negligible number of projections
+
 void check_withcolumn_in_loop(SourceContext& ctx) {
-  for (const auto& chain : ctx.model().chains) {
+  const auto& m = ctx.model();
+  for (const auto& chain : m.chains) {
     if (!chain.in_loop || chain.assigned_to.empty() || chain.assigned_to != chain.root || chain.root_is_call) continue;
-    if (!carried_across_turns(chain)) continue;
+    if (!carried_across_turns(chain) || in_test_code(m, chain)) continue;
+    const pyspark::Loop* loop = chain.loop >= 1 && chain.loop <= static_cast<int>(m.loops.size())
+                                    ? &m.loops[static_cast<std::size_t>(chain.loop - 1)]
+                                    : nullptr;
+    // A loop over a collection written out in the code turns a handful of times: a few projections.
+    if (loop != nullptr && loop->known_turns >= 0 && loop->known_turns <= kFewTurns) continue;
+    const bool per_column = loop != nullptr && loop->over_columns;
     const std::string root(chain.root);
     for (const auto& l : chain.links) {
       if (l.name != "withColumn" && l.name != "withColumnRenamed") continue;
       auto& d = ctx.report(chain.cell, l.name_pos,
                            "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + root +
-                               "`'s plan; build the columns in one call");
+                               "`'s plan" +
+                               (per_column ? std::string(" (a turn per column of a DataFrame)")
+                                           : std::string(" (the code does not show how many turns)")) +
+                               "; build the columns in one call");
+      if (!per_column) d.severity = Severity::info;
       ctx.attach_fix(d, "Use withColumns or one select", Applicability::display_only,
                      root + " = " + root + ".withColumns({name: expression for name in ...})");
       break;

@@ -142,6 +142,23 @@ std::string quote_names(const std::vector<std::string>& names) {
   return out;
 }
 
+bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
+  const std::string_view fn = chain.function;
+  if (fn.rfind("test", 0) == 0) return true;  // pytest and unittest run functions named test*
+  std::string_view path = m.file->path;
+  for (std::size_t at = 0; at <= path.size();) {
+    std::size_t end = path.find('/', at);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view part = path.substr(at, end - at);
+    if (end < path.size() && (part == "tests" || part == "test")) return true;
+    if (end == path.size() && (part.rfind("test_", 0) == 0 || part == "conftest.py" ||
+                               (part.size() > 8 && part.substr(part.size() - 8) == "_test.py")))
+      return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 bool runs_on_databricks(const pyspark::SourceModel& m) {
   const pyspark::SourceFile& f = *m.file;
   if (f.kind == pyspark::SourceKind::databricks) return true;

@@ -89,6 +89,11 @@ std::string functions_spelling(const pyspark::SourceModel& m, std::string_view f
 // afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
 bool carried_across_turns(const pyspark::Chain& chain);
 
+// Whether the chain is test code: in a function named test*, or in a file that pytest collects
+// (test_*.py, *_test.py, conftest.py) or under a tests/ or test/ folder. Tests run on fixtures they
+// build: the volume rules say nothing there.
+bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain);
+
 // Whether the file runs on Databricks as far as it shows: a Databricks source notebook, a Jupyter
 // export of one (its `notebookId` / `application/vnd.databricks` metadata), or code using `dbutils`.
 bool runs_on_databricks(const pyspark::SourceModel& m);

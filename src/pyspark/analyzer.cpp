@@ -51,6 +51,14 @@ const util::NameSet kSparkOnlyMethods{"withColumn",
                                       "checkpoint",
                                       "hint"};
 const util::NameSet kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
+// DataFrameReader / DataStreamReader methods that return a DataFrame (the others set options).
+const util::NameSet kReaderLoads{"load", "csv",   "json", "parquet", "orc",  "text",  "table",
+                                 "jdbc", "delta", "avro", "xml",     "excel", "textFile"};
+// Attributes a DataFrame has: any other attribute of one (`df.amount`) is a column.
+const util::NameSet kDataFrameAttributes{"write",        "writeStream", "rdd",     "na",         "stat",
+                                         "columns",      "schema",      "dtypes",  "storageLevel", "isStreaming",
+                                         "sparkSession", "sql_ctx",     "sqlContext", "is_cached", "_jdf",
+                                         "queryExecution", "plot", "pandas_api"};
 // Methods only an RDD has: a chain through one of them is an RDD, whatever its name says.
 const util::NameSet kRddOnlyMethods{"map",
                                     "flatMap",
@@ -568,6 +576,7 @@ class Analyzer {
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
+  std::map<std::string, int, std::less<>> literal_sizes_;  // items of each literal collection (literal_collections)
   std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
 
  public:
@@ -1196,7 +1205,7 @@ class Analyzer {
   // What the chain is after each link: a SparkSession, a SparkContext, a DataFrame or an RDD, from
   // where it starts (a name bound earlier, spark, sc, a helper that returns a DataFrame) and from
   // methods that only one of them has.
-  enum class Kind { unknown, session, context, dataframe, rdd };
+  enum class Kind { unknown, session, context, reader, dataframe, rdd };
   void classify(Chain& c) {
     const Chain* b = c.bound;
     bool session_root = (!c.root_is_call && (c.root == "spark" || (b != nullptr && b->is_session))) ||
@@ -1212,6 +1221,13 @@ class Analyzer {
     if (!c.root_is_call && (c.root == "sc" || c.root == "sparkContext")) kind = Kind::context;
     if (c.root_is_call && c.root.find("SparkContext") != std::string::npos) kind = Kind::context;
     bool local = b != nullptr && b->ends_local;  // pdf = df.toPandas(); pdf.join(...) is pandas
+    // df.amount, df.amount.isNull(): an attribute that no DataFrame has names one of its columns.
+    if (b != nullptr && !local && b->is_dataframe && !c.links.empty() && !c.links.front().is_call &&
+        !kDataFrameAttributes.contains(c.links.front().name)) {
+      c.column_of = true;
+      return;
+    }
+    if (b != nullptr && kind == Kind::unknown && !local && b->is_reader) kind = Kind::reader;
     if (b != nullptr && kind == Kind::unknown && !local) {
       if (b->is_rdd) {
         kind = Kind::rdd;
@@ -1250,8 +1266,13 @@ class Analyzer {
         case Kind::session:
           if ((name & kSparkContextName) != 0)
             kind = Kind::context;
+          else if (!c.links[i].is_call && (c.links[i].name == "read" || c.links[i].name == "readStream"))
+            kind = Kind::reader;  // spark.read: options and a format until a load method
           else if ((name & kReaderKind) != 0)
             kind = Kind::dataframe;
+          break;
+        case Kind::reader:
+          if (c.links[i].is_call && kReaderLoads.contains(c.links[i].name)) kind = Kind::dataframe;
           break;
         case Kind::context:
           if ((name & kRddSourceKind) != 0) kind = Kind::rdd;
@@ -1293,6 +1314,13 @@ class Analyzer {
     c.is_rdd = kind == Kind::rdd;
     c.rdd_of_dataframe = c.is_rdd && of_dataframe;
     c.is_dataframe = kind == Kind::dataframe || (kind == Kind::unknown && spark_data);
+    c.is_reader = kind == Kind::reader;
+    // df.columns, df.schema, df.dtypes: what the plan knows, as Python values on the driver.
+    if (c.is_dataframe && !c.links.empty() && !c.links.back().is_call &&
+        (c.links.back().name == "columns" || c.links.back().name == "schema" || c.links.back().name == "dtypes")) {
+      c.is_dataframe = false;
+      c.ends_local = true;
+    }
     // Window.orderBy(...).rowsBetween(...) is a window specification, whatever methods it shares
     // with a DataFrame (also through a name bound to one).
     const std::string_view root = m_.qualify(c.root, qualify_buffer_);
@@ -1314,7 +1342,10 @@ class Analyzer {
       return;
     }
     const TypeName t{node_type(right)};
-    if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") m_.literal_collections.insert(name);
+    if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") {
+      m_.literal_collections.insert(name);
+      literal_sizes_[name] = static_cast<int>(named_count(right));
+    }
     if (!functions_.empty() || loop_depth_ > 0 ||
         !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
       return;
@@ -1624,11 +1655,19 @@ class Analyzer {
         break;
       it = unparen(nth_named(args, 0));
     }
-    if (is<"list">(it) || is<"tuple">(it) || is<"set">(it)) {
+    // d.items(), d.keys(), d.values() of a dictionary: as many turns as it has keys.
+    if (is<"call">(it) && is<"attribute">(field<"function">(it)) && named_count(field<"arguments">(it)) == 0) {
+      const std::string method = text(field<"attribute">(field<"function">(it)));
+      if (method == "items" || method == "keys" || method == "values") it = unparen(field<"object">(field<"function">(it)));
+    }
+    if (is<"list">(it) || is<"tuple">(it) || is<"set">(it) || is<"dictionary">(it)) {
       for (std::uint32_t i = 0; i < named_count(it); ++i)
-        if (is<"list_splat">(nth_named(it, i))) return -1;
+        if (is<"list_splat">(nth_named(it, i)) || is<"dictionary_splat">(nth_named(it, i))) return -1;
       return static_cast<int>(named_count(it));
     }
+    // A name bound once to a collection written out in the code: its items.
+    if (is<"identifier">(it) && m_.literal_collections.count(text(it)) != 0)
+      if (auto size = literal_sizes_.find(text(it)); size != literal_sizes_.end()) return size->second;
     if (!is<"call">(it) || text(field<"function">(it)) != "range") return -1;
     Node args = field<"arguments">(it);
     std::vector<long long> v;
@@ -1777,7 +1816,14 @@ class Analyzer {
       Loop& loop = m_.loops.emplace_back();
       loop.pos = pos_of(nth_child(n, 0));
       loop.cell = cell_->number;
-      if (t == "for_statement") loop.known_turns = spelled_out_turns(field<"right">(n));
+      if (t == "for_statement") {
+        loop.known_turns = spelled_out_turns(field<"right">(n));
+        // for c in df.columns / df.schema.fields / df.dtypes: one turn per column of a DataFrame.
+        const std::string_view over = view(field<"right">(n));
+        loop.over_columns = over.find(".columns") != std::string_view::npos ||
+                            over.find(".schema") != std::string_view::npos ||
+                            over.find(".dtypes") != std::string_view::npos;
+      }
       auto saved_targets = loop_targets_;
       if (t == "for_statement") note_loop_targets(field<"left">(n), depth + 1);
       visit(field<"body">(n), depth + 1);

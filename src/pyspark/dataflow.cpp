@@ -62,13 +62,20 @@ std::string lower(std::string_view s) {
 }
 
 // The leading function name of an expression text: "F.sum(x).alias('s')" -> "sum", "COUNT(*) as n" -> "COUNT".
-std::string leading_function(std::string_view t) {
+// With a model, a name imported under another one is read as what it imports (`from
+// pyspark.sql.functions import sum as spark_sum`: "spark_sum(x)" -> "sum").
+std::string leading_function(std::string_view t, const SourceModel* m = nullptr) {
   std::size_t i = t.find_first_not_of(" \t\n[(");
   if (i == std::string_view::npos) return {};
   std::size_t j = i;
   while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_' || t[j] == '.')) ++j;
   if (j >= t.size() || t[j] != '(') return {};
   std::string_view name = t.substr(i, j - i);
+  std::string qualified;
+  if (m != nullptr && m->may_import(name.substr(0, name.find('.')))) {
+    qualified = m->qualify(name);
+    name = qualified;
+  }
   if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
   return std::string(name);
 }
@@ -81,7 +88,7 @@ bool is_aggregate_name(std::string_view name) {
 
 // One argument of select(...) / agg(...) that is an aggregate: F.sum("x"), F.max(c).alias("m"),
 // [F.count(F.when(...)).alias(c) for c in cols], "sum(x)" in selectExpr.
-bool is_aggregate_arg(const Expr& e, bool sql_strings) {
+bool is_aggregate_arg(const SourceModel& m, const Expr& e, bool sql_strings) {
   if (sql_strings && e.string_value()) {
     std::string f = leading_function(*e.string_value());
     return !f.empty() && is_aggregate_name(f) && lower(*e.string_value()).find(" over") == std::string::npos;
@@ -96,16 +103,16 @@ bool is_aggregate_arg(const Expr& e, bool sql_strings) {
     return is_aggregate_name(fn) && wrappers_only && e.text().find(".over(") == std::string::npos;
   }
   if (e.kind() == "list_comprehension" || e.kind() == "generator_expression") {
-    std::string f = leading_function(e.text());
+    std::string f = leading_function(e.text(), &m);
     return !f.empty() && is_aggregate_name(f) && e.text().find(".over(") == std::string::npos;
   }
   return false;
 }
 
-bool all_aggregates(const Link& l, bool sql_strings) {
+bool all_aggregates(const SourceModel& m, const Link& l, bool sql_strings) {
   if (l.args.empty()) return false;
   return std::all_of(l.args.begin(), l.args.end(),
-                     [&](const Arg& a) { return is_aggregate_arg(a.value, sql_strings); });
+                     [&](const Arg& a) { return is_aggregate_arg(m, a.value, sql_strings); });
 }
 
 // The text of a string literal, f-strings included (their {placeholders} stay as they are).
@@ -153,6 +160,12 @@ RowsFact sql_rows(const std::string& sql) {
     }
   }
   if (l.rfind("select distinct", 0) == 0 || grouped) return {Rows::grouped, "a grouped query"};
+  bool where_key = false;
+  if (auto where = l.find(" where "); where != std::string::npos) {
+    std::string cond = l.substr(where + 7);
+    where_key = cond.find(" or ") == std::string::npos &&
+                (cond.find(" = ") != std::string::npos || cond.find(" in (") != std::string::npos);
+  }
   // SELECT count(*) / max(x) ... FROM t without GROUP BY: one row, when every item is an aggregate.
   auto from = l.find(" from ");
   std::string items = l.substr(6, from - 6);
@@ -177,7 +190,8 @@ RowsFact sql_rows(const std::string& sql) {
   }
   flush();
   if (any && all) return {Rows::one, "a global aggregate"};
-  return {};
+  if (where_key) return {};
+  return {Rows::large, "a query over a table"};
 }
 
 RowsFact origin_rows(const Link* first) {
@@ -207,7 +221,28 @@ RowsFact origin_rows(const Link* first) {
     if (q == nullptr) return {};
     return sql_rows(string_text(q->value));
   }
+  if (first->name == "table" || first->name == "read" || first->name == "load" || first->name == "textFile")
+    return {Rows::large, "a read of a table or files"};
   return {};
+}
+
+// filter(F.col("id") == x), where("id = 42"), filter(df.k.isin(keys)): rows of one key (or a few),
+// a lookup rather than a scan's worth. A condition with `or`, a range or a negation is not.
+bool key_filter(const Link& l) {
+  if (!l.is_call || (l.name != "filter" && l.name != "where") || l.args.size() != 1) return false;
+  const Expr& e = l.args[0].value;
+  std::string t = lower(e.string_value() ? *e.string_value() : e.text());
+  if (t.find(" or ") != std::string::npos || t.find('|') != std::string::npos || t.find("!=") != std::string::npos ||
+      t.find("<>") != std::string::npos || t.find("~") != std::string::npos || t.find(" not ") != std::string::npos)
+    return false;
+  if (t.find(".isin(") != std::string::npos || t.find(" in (") != std::string::npos) return true;
+  if (t.find("==") != std::string::npos) return true;
+  // SQL text: `k = v` (a lone '=', not part of <=, >=, ==, !=).
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t[i] == '=' && (i == 0 || std::string_view("<>=!").find(t[i - 1]) == std::string_view::npos) &&
+        (i + 1 >= t.size() || t[i + 1] != '='))
+      return e.string_value().has_value();
+  return false;
 }
 
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth);
@@ -279,7 +314,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     break;
   }
   // A file of a Delta table's transaction log (`_delta_log/00000000000000000010.json`): a few actions.
-  for (std::size_t k = 0; k < pipeline.size() && k < index && fact.rows == Rows::unknown; ++k) {
+  for (std::size_t k = 0; k < pipeline.size() && k < index && (fact.rows == Rows::unknown || fact.rows == Rows::large);
+       ++k) {
     const Link& l = *pipeline[k].link;
     if (!l.is_call || (l.name != "json" && l.name != "load" && l.name != "text")) continue;
     const Arg* path = l.arg(0, "path");
@@ -292,7 +328,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       "groupBy",  "groupby",   "rollup", "cube",        "groupingSets",  "agg",      "count",     "sum",
       "avg",      "mean",      "min",    "max",         "applyInPandas", "apply",    "limit",     "sample",
       "describe", "summary",   "tail",   "select",      "selectExpr",    "crosstab", "freqItems", "distinct",
-      "join",     "crossJoin", "union",  "unionByName", "unionAll",      "explode",  "flatMap"};
+      "join",     "crossJoin", "union",  "unionByName", "unionAll",      "explode",  "flatMap",   "filter",
+      "where"};
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
     if (!l.is_call || !acted_on.contains(l.name)) continue;
@@ -304,7 +341,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     if (grouping && (n == "agg" || n == "count" || n == "sum" || n == "avg" || n == "mean" || n == "min" ||
                      n == "max" || n == "applyInPandas" || n == "apply")) {
       grouping = false;
-      if (fact.rows == Rows::unknown || fact.rows == Rows::grouped) fact = {Rows::grouped, "a grouped aggregate"};
+      if (fact.rows == Rows::unknown || fact.rows == Rows::grouped || fact.rows == Rows::large)
+        fact = {Rows::grouped, "a grouped aggregate"};
       continue;
     }
     if (n == "limit" || n == "sample" || n == "describe" || n == "summary" || n == "tail") {
@@ -316,31 +354,44 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       if (fact.rows != Rows::one) fact = {count == 1 ? Rows::one : Rows::few, std::string(n.view()) + "(...)"};
       continue;
     }
-    if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(l, n == "selectExpr"))) {
+    if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(m, l, n == "selectExpr"))) {
       fact = {Rows::one, "a global aggregate"};
       continue;
     }
     if (n == "crosstab" || n == "freqItems") {  // one row per distinct value (pair): bounded by the keys
-      if (fact.rows == Rows::unknown) fact = {Rows::grouped, "a " + std::string(n.view())};
+      if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "a " + std::string(n.view())};
       continue;
     }
     if (n == "distinct" && k > 0 &&
         (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr")) {
-      if (fact.rows == Rows::unknown) fact = {Rows::grouped, "distinct values"};
+      if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "distinct values"};
       continue;
     }
-    if (n == "join" || n == "crossJoin" || n == "union" || n == "unionByName" || n == "unionAll" || n == "explode" ||
-        n == "flatMap") {
-      // A join or union of bounded inputs is still bounded, but only the other side can tell.
+    if (n == "filter" || n == "where") {
+      if (fact.rows == Rows::large && key_filter(l)) fact = {};  // a lookup: size unknown, not a scan
+      continue;
+    }
+    if (n == "explode" || n == "flatMap") {
+      if (fact.rows == Rows::large) fact = {Rows::large, "an explode of a read", true};
+      else fact = {};
+      continue;
+    }
+    if (n == "join" || n == "crossJoin" || n == "union" || n == "unionByName" || n == "unionAll") {
+      // A join or union of bounded inputs is still bounded, but only the other side can tell; with a
+      // large side the result is large.
+      const bool join = n == "join" || n == "crossJoin";
       const Arg* other = l.arg(0);
       const Chain* oc = other != nullptr ? other->value.chain() : nullptr;
-      if (fact.rows == Rows::unknown || oc == nullptr || depth > 4) {
-        fact = {};
+      RowsFact o;
+      if (oc != nullptr && depth <= 4) {
+        auto other_pipeline = oc->pipeline();
+        o = rows_at(m, other_pipeline, other_pipeline.size(), depth + 1);
+      }
+      if (fact.rows == Rows::large || o.rows == Rows::large) {
+        fact = {Rows::large, join ? "a join with a table read" : "a union with a table read", true};
         continue;
       }
-      auto other_pipeline = oc->pipeline();
-      RowsFact o = rows_at(m, other_pipeline, other_pipeline.size(), depth + 1);
-      if (o.rows == Rows::unknown) fact = {};
+      if (fact.rows == Rows::unknown || o.rows == Rows::unknown) fact = {};
     }
   }
   return fact;

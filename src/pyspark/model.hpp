@@ -459,6 +459,10 @@ struct Chain {
   bool ends_local : 1 = false;           // its value lives on the driver: toPandas(), collect(), count()...
   bool window_spec : 1 = false;          // a window specification: Window.partitionBy(...).orderBy(...)
   bool root_is_loop_target : 1 = false;  // `root` is rebound by that loop on every turn (`for df in dfs:`)
+  // A Column of the DataFrame `root` is bound to (`df.amount`, `df.amount.cast("int")`): an
+  // expression of the plan, not a use of the DataFrame, and not a DataFrame itself.
+  bool column_of : 1 = false;
+  bool is_reader : 1 = false;  // a DataFrameReader (`spark.read.format("csv")`): not yet a DataFrame
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
   [[nodiscard]] std::vector<Step> pipeline() const;
   [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
@@ -507,6 +511,7 @@ struct Loop {
   // How many turns the code spells out: `for x in ["a", "b"]` (a literal list, tuple or set), `range(3)`;
   // -1 when the count depends on data.
   int known_turns = -1;
+  bool over_columns = false;  // `for c in df.columns` (or a DataFrame's schema or dtypes): a turn per column
 };
 
 struct Comment {
@@ -528,11 +533,16 @@ enum class Rows {
   few,      // limit(n), a literal createDataFrame, spark.range(small), SHOW/DESCRIBE
   driver,   // built on the driver (createDataFrame(pandas_df), parallelize(list)): small by construction
   grouped,  // a grouped aggregate or distinct values: as many rows as keys
+  // Evidence of volume: a read of a table or files (or a query over one) that nothing aggregates,
+  // limits or filters to a key, or a join, union or explode of such data.
+  large,
 };
 
 struct RowsFact {
   Rows rows = Rows::unknown;
   std::string why;  // "a global aggregate", "limit(10)", ...
+  // Rows::large made by a join, union or explode with a read: more rows than any one table holds.
+  bool multiplied = false;
 };
 
 struct SourceModel;
@@ -540,6 +550,13 @@ struct SourceModel;
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index);
 [[nodiscard]] inline bool small_by_construction(Rows r) {
   return r == Rows::one || r == Rows::few || r == Rows::driver;
+}
+// What a volume rule says of data with these rows (docs/rules: "Severity follows evidence"): nothing
+// when they are few by construction, a warning when the code shows volume, else an advisory info.
+enum class Volume { small, unknown, large };
+[[nodiscard]] inline Volume volume_of(Rows r) {
+  if (small_by_construction(r)) return Volume::small;
+  return r == Rows::large ? Volume::large : Volume::unknown;
 }
 
 // One `def` at module level or in a class, with what the file tells about its DataFrames.

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Scores planlint's source rules on one split of the production corpus from blind labels.
+
+usage: score.py REPORT.json LABELS.tsv MISSES.tsv [--errors]
+REPORT.json: `planlint --isolated --no-cache --format json .` run in the split's folder (rebuild.sh).
+LABELS.tsv (id, rule, file, line, verdict, reason): a reviewer's verdict on a finding, given the
+rule's documentation and the code only: WARN (real, and the code shows the cost), INFO (real, size
+not shown), FALSE (wrong or harmless). MISSES.tsv (rule, file, line, verdict, reason): real problems
+(WARN or INFO) the reviewer found that no finding reported.
+
+A warning is right when its label is WARN; an info when it is WARN or INFO. Recall counts every real
+instance (findings labelled WARN or INFO, and misses) and how many of them planlint reported at any
+severity. Findings without a label are counted apart (label them before trusting the table).
+"""
+import collections
+import json
+import os
+import sys
+
+
+def key(rule, path, line):
+    return rule, os.path.normpath(path), int(line)
+
+
+report = json.load(open(sys.argv[1]))
+labels = {}
+for n, row in enumerate(open(sys.argv[2], encoding="utf-8")):
+    f = row.rstrip("\n").split("\t")
+    if n == 0 or len(f) < 5:
+        continue
+    labels[key(f[1], f[2], f[3])] = f[4].strip().upper()
+misses = []
+for n, row in enumerate(open(sys.argv[3], encoding="utf-8")):
+    f = row.rstrip("\n").split("\t")
+    if n == 0 or len(f) < 4:
+        continue
+    misses.append(key(f[0], f[1], f[2]))
+show = "--errors" in sys.argv
+
+s = collections.defaultdict(collections.Counter)
+found = collections.defaultdict(list)
+for d in report["diagnostics"]:
+    k = key(d["rule"]["name"], d["file"], d["line"])
+    found[(k[0], k[1])].append(k[2])
+    v = labels.get(k)
+    rule, sev = k[0], "warn" if d["severity"] in ("warning", "error") else "info"
+    if v is None:
+        s[rule][sev + "_unlabelled"] += 1
+        continue
+    ok = v == "WARN" if sev == "warn" else v in ("WARN", "INFO")
+    s[rule][sev + ("_ok" if ok else "_wrong")] += 1
+    if v in ("WARN", "INFO"):
+        s[rule]["real_found"] += 1
+    if show and not ok:
+        print(f"wrong {sev}: {rule}\t{k[1]}:{k[2]}\t{v}")
+for rule, path, line in misses:
+    if any(abs(line - l) <= 2 for l in found.get((rule, path), [])):
+        continue  # reported after all (by a later version, or within two lines)
+    s[rule]["missed"] += 1
+    if show:
+        print(f"missed: {rule}\t{path}:{line}")
+
+
+def ratio(a, b):
+    return f"{a / (a + b):.2f} ({a}/{a + b})" if a + b else "-"
+
+
+print(f"{'rule':30} {'warning precision':>18} {'info precision':>16} {'recall':>14} {'unlabelled':>10}")
+tot = collections.Counter()
+for rule in sorted(s):
+    c = s[rule]
+    tot.update(c)
+    print(f"{rule:30} {ratio(c['warn_ok'], c['warn_wrong']):>18} {ratio(c['info_ok'], c['info_wrong']):>16} "
+          f"{ratio(c['real_found'], c['missed']):>14} {c['warn_unlabelled'] + c['info_unlabelled']:>10}")
+c = tot
+print(f"{'all':30} {ratio(c['warn_ok'], c['warn_wrong']):>18} {ratio(c['info_ok'], c['info_wrong']):>16} "
+      f"{ratio(c['real_found'], c['missed']):>14} {c['warn_unlabelled'] + c['info_unlabelled']:>10}")
