@@ -91,15 +91,16 @@ void check_collect_large(SourceContext& ctx) {
         auto& d = ctx.report(chain.cell, l.name_pos,
                              "`" + name + "()` pulls every row of " + rows.why +
                                  " into the driver; nothing aggregates, limits or filters it to a key");
-        ctx.attach_fix(d, "Bound the result", Applicability::display_only,
-                       "Add `.limit(n)` before `." + name +
-                           "()`, use `.take(n)` or `.first()`, or aggregate in Spark first.");
+        ctx.attach_fix(
+            d, "Bound the result", Applicability::display_only,
+            "Add `.limit(n)` before `." + name + "()`, use `.take(n)` or `.first()`, or aggregate in Spark first.");
         continue;
       }
       // Where the data comes from is not in sight (a parameter, a helper of another module): advice.
       auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + name + "()` pulls every row into the driver, and the code does not show how many "
-                                        "there are; fine only while they are few");
+                           "`" + name +
+                               "()` pulls every row into the driver, and the code does not show how many "
+                               "there are; fine only while they are few");
       d.severity = Severity::info;
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
                      "Add `.limit(n)` before `." + name + "()`, use `.take(n)`, or aggregate in Spark first.");

@@ -53,9 +53,9 @@ namespace {
 // the `part-` file), or writes inside a streaming foreachBatch function: then one output file may
 // be what the code relies on, and removing coalesce(1) would change what it does.
 bool relies_on_output_files(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
-  static constexpr std::string_view kFileHandling[] = {"part-",    ".mv(",      "rename(", "shutil.",
-                                                       ".cp(",     "copyfile(", "listdir(", "glob(",
-                                                       "fs.ls(",   ".ls(",      "listStatus(", "copyFromLocal"};
+  static constexpr std::string_view kFileHandling[] = {"part-",  ".mv(",      "rename(",     "shutil.",
+                                                       ".cp(",   "copyfile(", "listdir(",    "glob(",
+                                                       "fs.ls(", ".ls(",      "listStatus(", "copyFromLocal"};
   for (const auto& cell : m.file->cells)
     for (std::string_view needle : kFileHandling)
       if (cell.text.find(needle) != std::string::npos) return true;

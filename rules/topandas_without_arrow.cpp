@@ -142,8 +142,7 @@ void check_topandas_without_arrow(SourceContext& ctx) {
         pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
         // Row-by-row conversion costs in proportion to the rows: nothing for a few (or one per key of
         // a grouped result, or fixtures in tests), a warning for a read, advice where size is unknown.
-        if (pyspark::small_by_construction(rows.rows) || rows.rows == pyspark::Rows::grouped ||
-            in_test_code(m, chain))
+        if (pyspark::small_by_construction(rows.rows) || rows.rows == pyspark::Rows::grouped || in_test_code(m, chain))
           continue;
         const bool large = rows.rows == pyspark::Rows::large && rows.multiplied;
         auto& d = ctx.report(chain.cell, l.name_pos,

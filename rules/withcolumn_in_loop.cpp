@@ -60,12 +60,12 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
     const std::string root(chain.root);
     for (const auto& l : chain.links) {
       if (l.name != "withColumn" && l.name != "withColumnRenamed") continue;
-      auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + root +
-                               "`'s plan" +
-                               (per_column ? std::string(" (a turn per column of a DataFrame)")
-                                           : std::string(" (the code does not show how many turns)")) +
-                               "; build the columns in one call");
+      auto& d =
+          ctx.report(chain.cell, l.name_pos,
+                     "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + root + "`'s plan" +
+                         (per_column ? std::string(" (a turn per column of a DataFrame)")
+                                     : std::string(" (the code does not show how many turns)")) +
+                         "; build the columns in one call");
       if (!per_column) d.severity = Severity::info;
       ctx.attach_fix(d, "Use withColumns or one select", Applicability::display_only,
                      root + " = " + root + ".withColumns({name: expression for name in ...})");

@@ -58,7 +58,8 @@ contains "syntax error position" out "bad_lines_recovered.plan:6:7: error: expec
 check "--version" 0 "$planlint" --version
 contains "version text" out "planlint 0."
 check "--help" 0 "$planlint" --help
-contains "help explains exit codes" out "Exit status: 0 no findings, 1 findings, 2 usage, configuration or I/O error."
+contains "help explains exit codes" out "Exit status: 0 no findings (or only advisory ones), 1 findings, 2 usage, configuration or I/O error."
+contains "help says info is advisory" out "Info findings are advisory"
 check "rules list" 0 "$planlint" rules
 contains "rules list has names" out "redundant-shuffle"
 check "rules json" 0 "$planlint" rules --format json
@@ -90,8 +91,8 @@ x = [e for e in d if e["rule"]["name"] == "redundant-shuffle"][0]
 assert (x["cell"], x["cell_line"], x["cell_column"]) == (3, 3, 17), x
 print("ok   json cell fields")
 PY
-check "python file via stdin name" 1 bash -c "printf 'rows = spark.table(\"t\").collect()\\n' | \"$planlint\" - --stdin-filename job.py"
-contains "stdin python linted as python" out "job.py:1:25: warning"
+check "python file via stdin name" 1 bash -c "printf 'rows = spark.table(\"t\").join(spark.table(\"u\"), \"k\").collect()\\n' | \"$planlint\" - --stdin-filename job.py"
+contains "stdin python linted as python" out "job.py:1:54: warning"
 check "syntax error in one file, others still linted" 1 "$planlint" "$fixtures/source/python-syntax/bad_python2.py" "$fixtures/source/cartesian-join/bad_cross.py"
 contains "syntax error reported" out "bad_python2.py:3:1: error"
 contains "other file linted" out "[cartesian-join]"

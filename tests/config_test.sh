@@ -23,7 +23,7 @@ ignore = ["cartesian-join"]
 exclude = ["generated"]
 TOML
 
-"$planlint" --statistics repo >out 2>&1; rc=$?
+"$planlint" --statistics --fail-on info repo >out 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "SPK203  collect-large" out && ! grep -q cartesian out && ok "pyproject [tool.planlint] applies" || { bad "pyproject config (rc $rc)"; cat out; }
 "$planlint" --statistics --isolated repo/jobs >out 2>&1
 grep -q "2  SPK104  cartesian-join" out && ok "--isolated ignores configuration" || { bad "--isolated"; cat out; }

@@ -6,12 +6,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/lib.sh"
 
-# collect-large: warning, high impact (SPK2); cache-without-unpersist: info, low impact (SPK5).
+# collect-large: warning (a join of two reads), high impact (SPK2); cache-without-unpersist: info,
+# low impact (SPK5), advisory: it fails the run only with --fail-on info.
 mkdir -p "$work/p"
 cat > "$work/p/job.py" <<'PY'
 from pyspark.sql import SparkSession
 spark = SparkSession.builder.getOrCreate()
-df = spark.read.parquet("s3://b/events")
+df = spark.read.parquet("s3://b/events").join(spark.read.parquet("s3://b/users"), "user_id")
 df.cache()
 rows = df.collect()
 PY
@@ -39,14 +40,15 @@ check "--min-impact checks its value" 2 "$planlint" --isolated --min-impact huge
 check "--warn: reported, run passes when only warn rules fire" 0 "$planlint" --isolated --warn collect-large,SPK5 "$job"
 contains "--warn findings are still printed" out "[collect-large]"
 contains "--warn summary says they do not fail" out "2 not failing the run"
-check "--warn on one rule: the other still fails" 1 "$planlint" --isolated --warn collect-large "$job"
+check "--warn on one rule: the info alone passes by default" 0 "$planlint" --isolated --warn collect-large "$job"
+check "--warn on one rule: the other fails with --fail-on info" 1 "$planlint" --isolated --fail-on info --warn collect-large "$job"
 check "--warn rejects an unknown rule" 2 "$planlint" --isolated --warn nope "$job"
 check "--fail-on warning: the info finding alone passes" 0 "$planlint" --isolated --fail-on warning --select cache-without-unpersist "$job"
 check "--fail-on warning: a warning fails" 1 "$planlint" --isolated --fail-on warning "$job"
 check "--fail-on error: warnings pass" 0 "$planlint" --isolated --fail-on error "$job"
 check "--fail-on error: a syntax error fails" 1 "$planlint" --isolated --fail-on error "$work/broken.py"
 check "--fail-on checks its value" 2 "$planlint" --isolated --fail-on never "$job"
-check "json marks what fails" 1 "$planlint" --isolated --format json --warn collect-large "$job"
+check "json marks what fails" 1 "$planlint" --isolated --format json --fail-on info --warn collect-large "$job"
 python3 - "$work/out" <<'PYCHECK' && echo "ok   json impact and fails_run" || { echo "FAIL json impact/fails_run"; fails=$((fails+1)); }
 import json, sys
 d = {x["rule"]["name"]: x for x in json.load(open(sys.argv[1]))["diagnostics"]}

@@ -1,5 +1,7 @@
 // Runs every fixture under fixtures/source: `# expect: rule[, rule]` (or `-- expect:` in SQL cells, `// expect:` in
 // Scala cells) names the findings of the next line in the same cell; anything unexpected fails the test.
+// `rule:info` (or `:warning`, `:error`) also asks for that severity: severity follows evidence, and
+// the fixtures of the volume rules say which evidence makes which.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <limits>
@@ -16,7 +18,7 @@ using namespace planlint::lint;
 
 namespace {
 
-using Key = std::tuple<int, std::uint32_t, std::string>;  // cell (0: plain file), line, rule
+using Key = std::tuple<int, std::uint32_t, std::string>;  // cell (0: plain file), line, rule[:severity]
 
 std::multiset<Key> expectations(const std::string& path, const std::string& raw) {
   auto file = planlint::pyspark::load_source(path, raw);
@@ -77,7 +79,8 @@ TEST_CASE("source fixtures produce exactly the annotated findings", "[source]") 
     std::multiset<Key> got;
     for (const auto& d : r.diagnostics) {
       bool in_cell = d.location.cell > 0;
-      got.insert({d.location.cell, in_cell ? d.location.cell_line : d.location.line, std::string(d.rule->name)});
+      got.insert({d.location.cell, in_cell ? d.location.cell_line : d.location.line,
+                  std::string(d.rule->name) + ":" + std::string(to_string(d.severity))});
     }
     if (path.filename().string() == "bad_truncated.ipynb") {
       REQUIRE(r.diagnostics.size() == 1);
@@ -85,7 +88,13 @@ TEST_CASE("source fixtures produce exactly the annotated findings", "[source]") 
       continue;
     }
     for (const auto& e : expected) {
-      auto it = got.find(e);
+      // `rule` matches the rule at any severity, `rule:severity` only at that one.
+      const std::string& want = std::get<2>(e);
+      auto it = std::find_if(got.begin(), got.end(), [&](const Key& g) {
+        const std::string& have = std::get<2>(g);
+        return std::get<0>(g) == std::get<0>(e) && std::get<1>(g) == std::get<1>(e) &&
+               (have == want || have.substr(0, have.find(':')) == want);
+      });
       if (it == got.end()) {
         FAIL_CHECK("missing: cell " << std::get<0>(e) << " line " << std::get<1>(e) << " [" << std::get<2>(e) << "]");
         continue;

@@ -37,8 +37,8 @@ struct LintOptions {
   std::vector<std::string> select;  // empty: every rule
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
-  Impact min_impact = Impact::low;    // rules below this impact are not run (--min-impact)
-  std::vector<std::string> warn;      // reported, but never make the exit status 1 (--warn)
+  Impact min_impact = Impact::low;  // rules below this impact are not run (--min-impact)
+  std::vector<std::string> warn;    // reported, but never make the exit status 1 (--warn)
   // The lowest severity that makes the exit status 1 (--fail-on). Info findings are advisory: they are
   // printed but do not fail a run unless --fail-on info asks for it.
   Severity fail_on = Severity::warning;

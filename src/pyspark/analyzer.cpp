@@ -52,13 +52,13 @@ const util::NameSet kSparkOnlyMethods{"withColumn",
                                       "hint"};
 const util::NameSet kReaders{"read", "table", "sql", "range", "createDataFrame", "readStream"};
 // DataFrameReader / DataStreamReader methods that return a DataFrame (the others set options).
-const util::NameSet kReaderLoads{"load", "csv",   "json", "parquet", "orc",  "text",  "table",
+const util::NameSet kReaderLoads{"load", "csv",   "json", "parquet", "orc",   "text",    "table",
                                  "jdbc", "delta", "avro", "xml",     "excel", "textFile"};
 // Attributes a DataFrame has: any other attribute of one (`df.amount`) is a column.
-const util::NameSet kDataFrameAttributes{"write",        "writeStream", "rdd",     "na",         "stat",
-                                         "columns",      "schema",      "dtypes",  "storageLevel", "isStreaming",
-                                         "sparkSession", "sql_ctx",     "sqlContext", "is_cached", "_jdf",
-                                         "queryExecution", "plot", "pandas_api"};
+const util::NameSet kDataFrameAttributes{"write",          "writeStream", "rdd",        "na",           "stat",
+                                         "columns",        "schema",      "dtypes",     "storageLevel", "isStreaming",
+                                         "sparkSession",   "sql_ctx",     "sqlContext", "is_cached",    "_jdf",
+                                         "queryExecution", "plot",        "pandas_api"};
 // Methods only an RDD has: a chain through one of them is an RDD, whatever its name says.
 const util::NameSet kRddOnlyMethods{"map",
                                     "flatMap",
@@ -577,7 +577,7 @@ class Analyzer {
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
   std::map<std::string, int, std::less<>> literal_sizes_;  // items of each literal collection (literal_collections)
-  std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
+  std::vector<const Chain*> calls_;                        // root calls of a name: candidates for function calls
 
  public:
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
@@ -1658,7 +1658,8 @@ class Analyzer {
     // d.items(), d.keys(), d.values() of a dictionary: as many turns as it has keys.
     if (is<"call">(it) && is<"attribute">(field<"function">(it)) && named_count(field<"arguments">(it)) == 0) {
       const std::string method = text(field<"attribute">(field<"function">(it)));
-      if (method == "items" || method == "keys" || method == "values") it = unparen(field<"object">(field<"function">(it)));
+      if (method == "items" || method == "keys" || method == "values")
+        it = unparen(field<"object">(field<"function">(it)));
     }
     if (is<"list">(it) || is<"tuple">(it) || is<"set">(it) || is<"dictionary">(it)) {
       for (std::uint32_t i = 0; i < named_count(it); ++i)

@@ -325,11 +325,11 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   // Every name a branch below acts on (a new branch adds its names here): the other links, most of
   // them, are passed over without comparing their name with each.
   static const util::NameSet acted_on{
-      "groupBy",  "groupby",   "rollup", "cube",        "groupingSets",  "agg",      "count",     "sum",
-      "avg",      "mean",      "min",    "max",         "applyInPandas", "apply",    "limit",     "sample",
-      "describe", "summary",   "tail",   "select",      "selectExpr",    "crosstab", "freqItems", "distinct",
-      "join",     "crossJoin", "union",  "unionByName", "unionAll",      "explode",  "flatMap",   "filter",
-      "where"};
+      "groupBy",  "groupby",   "rollup",   "cube",    "groupingSets", "agg",           "count",
+      "sum",      "avg",       "mean",     "min",     "max",          "applyInPandas", "apply",
+      "limit",    "sample",    "describe", "summary", "tail",         "select",        "selectExpr",
+      "crosstab", "freqItems", "distinct", "join",    "crossJoin",    "union",         "unionByName",
+      "unionAll", "explode",   "flatMap",  "filter",  "where"};
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
     if (!l.is_call || !acted_on.contains(l.name)) continue;
@@ -354,7 +354,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       if (fact.rows != Rows::one) fact = {count == 1 ? Rows::one : Rows::few, std::string(n.view()) + "(...)"};
       continue;
     }
-    if ((n == "agg" && !grouping) || ((n == "select" || n == "selectExpr") && all_aggregates(m, l, n == "selectExpr"))) {
+    if ((n == "agg" && !grouping) ||
+        ((n == "select" || n == "selectExpr") && all_aggregates(m, l, n == "selectExpr"))) {
       fact = {Rows::one, "a global aggregate"};
       continue;
     }
@@ -372,8 +373,10 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       continue;
     }
     if (n == "explode" || n == "flatMap") {
-      if (fact.rows == Rows::large) fact = {Rows::large, "an explode of a read", true};
-      else fact = {};
+      if (fact.rows == Rows::large)
+        fact = {Rows::large, "an explode of a read", true};
+      else
+        fact = {};
       continue;
     }
     if (n == "join" || n == "crossJoin" || n == "union" || n == "unionByName" || n == "unionAll") {
