@@ -233,7 +233,7 @@ bool key_filter(const Link& l) {
   const Expr& e = l.args[0].value;
   std::string t = lower(e.string_value() ? *e.string_value() : e.text());
   if (t.find(" or ") != std::string::npos || t.find('|') != std::string::npos || t.find("!=") != std::string::npos ||
-      t.find("<>") != std::string::npos || t.find("~") != std::string::npos || t.find(" not ") != std::string::npos)
+      t.find("<>") != std::string::npos || t.find('~') != std::string::npos || t.find(" not ") != std::string::npos)
     return false;
   if (t.find(".isin(") != std::string::npos || t.find(" in (") != std::string::npos) return true;
   if (t.find("==") != std::string::npos) return true;
