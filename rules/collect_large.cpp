@@ -21,14 +21,14 @@ through names, helper functions that return one, and parameters of functions cal
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
   `DESCRIBE`, `SELECT current_user()`), a grouped aggregate or `distinct()` values (one row per key,
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
-  code (functions named `test*`, files pytest
-  collects, `tests/` folders), which runs on fixtures.
+  code (functions named `test*`, files pytest collects, `tests/` folders), which runs on fixtures.
 - **A warning** when the code shows volume: a join, union or explode of a read of a table or files
   (`spark.table`, `spark.read...`, `SELECT ... FROM t`) that nothing aggregates, limits or filters to
   a key afterwards.
 - **An info** otherwise: a plain read of one table (lookup tables, code lists and configuration
-  tables are read whole on purpose; only the author knows which are big), a lookup (`filter(F.col("id") == x)`, `WHERE k = 'v'`, `isin(...)`), or data whose source is not in
-  sight (a function parameter, a helper of another module).
+  tables are read whole on purpose; only the author knows which are big), a lookup
+  (`filter(F.col("id") == x)`, `WHERE k = 'v'`, `isin(...)`), or data whose source is not in sight (a
+  function parameter, a helper of another module).
 
 RDDs made on the driver or from text files are not DataFrames and are not reported;
 `df.rdd.collect()` is.

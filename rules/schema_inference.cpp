@@ -28,10 +28,11 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
   JSON always infers.
 
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
-reported; a read of one file named by a literal path (`data/sample.csv`: no wildcard) is an `info`,
-since the code does not show how big that file is; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
+reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
 their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
-collects, `tests/` folders), which reads fixtures. Streaming reads need a schema anyway and are not reported. An option whose value is a
+collects, `tests/` folders), which reads fixtures. A read of one file named by a literal path
+(`data/sample.csv`: no wildcard) is an `info`, since the code does not show how big that file is.
+Streaming reads need a schema anyway and are not reported. An option whose value is a
 variable is not reported (its value is unknown here).
 
 ## Why is this bad?

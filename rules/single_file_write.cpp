@@ -56,14 +56,12 @@ bool relies_on_output_files(const pyspark::SourceModel& m, const pyspark::Chain&
   static constexpr std::string_view kFileHandling[] = {"part-",  ".mv(",      "rename(",     "shutil.",
                                                        ".cp(",   "copyfile(", "listdir(",    "glob(",
                                                        "fs.ls(", ".ls(",      "listStatus(", "copyFromLocal"};
-  for (const auto& cell : m.file->cells)
-    for (std::string_view needle : kFileHandling)
-      if (cell.text.find(needle) != std::string::npos) return true;
-  const std::string_view fn = chain.function;
-  if (fn.empty()) return false;
-  const std::string call = "foreachBatch(" + std::string(fn);
-  return std::any_of(m.file->cells.begin(), m.file->cells.end(),
-                     [&](const pyspark::Cell& c) { return c.text.find(call) != std::string::npos; });
+  const std::string batch_call = chain.function.empty() ? std::string() : "foreachBatch(" + std::string(chain.function);
+  return std::any_of(m.file->cells.begin(), m.file->cells.end(), [&](const pyspark::Cell& cell) {
+    return (!batch_call.empty() && cell.text.find(batch_call) != std::string::npos) ||
+           std::any_of(std::begin(kFileHandling), std::end(kFileHandling),
+                       [&](std::string_view needle) { return cell.text.find(needle) != std::string::npos; });
+  });
 }
 
 }  // namespace

@@ -26,10 +26,10 @@ Severity follows what the code shows of the rows. A warning for a `toPandas()` o
 explode of a read of a table or files that nothing aggregates, limits or filters to a key, and for
 `createDataFrame` of a pandas DataFrame read from files (`pd.read_csv(...)`); an info where the size
 is not in sight (a plain read of one table, a function parameter, a lookup by key, a pandas
-DataFrame built in the code). Not
-reported: a `toPandas()` of a DataFrame that is small by construction (`limit(n)`, a global
-aggregate, driver-built data: Arrow changes nothing for ten rows) or of a grouped aggregate (a row per
-key); test code (functions named `test*`, files pytest collects, `tests/` folders); code that runs on Databricks
+DataFrame built in the code). Not reported: a `toPandas()` of a DataFrame that is small by
+construction (`limit(n)`, a global aggregate, driver-built data: Arrow changes nothing for ten rows)
+or of a grouped aggregate (a row per key); test code (functions named `test*`, files pytest
+collects, `tests/` folders); code that runs on Databricks
 (a Databricks notebook, a Jupyter export of one, code that uses `dbutils`: Databricks runtimes
 enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
 by default. Open-source Spark 2.3 to 4.1 has it off by default.

@@ -553,6 +553,8 @@ RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, st
 }
 // What a volume rule says of data with these rows (docs/rules: "Severity follows evidence"): nothing
 // when they are few by construction, a warning when the code shows volume, else an advisory info.
+// A rule that needs more than a read to warn (collect-large, topandas-without-arrow: lookup tables
+// are read whole on purpose) asks RowsFact::multiplied as well.
 enum class Volume { small, unknown, large };
 [[nodiscard]] inline Volume volume_of(Rows r) {
   if (small_by_construction(r)) return Volume::small;

@@ -37,33 +37,15 @@ std::size_t shell_assignment_value(std::string_view line, std::size_t ind) {
   return i < line.size() && (line[i] == '!' || line[i] == '%') ? i : 0;
 }
 
-// The value of the first `"key": "value"` after `from` in a notebook's JSON, lower-cased, or "".
-std::string json_value_after(std::string_view raw, std::size_t from, std::string_view key) {
-  const std::string quoted = "\"" + std::string(key) + "\"";
-  std::size_t k = raw.find(quoted, from);
-  if (k == std::string_view::npos || k > from + 2000) return {};
-  std::size_t colon = raw.find_first_not_of(" \t\r\n", k + quoted.size());
-  if (colon == std::string_view::npos || raw[colon] != ':') return {};
-  std::size_t open = raw.find_first_not_of(" \t\r\n", colon + 1);
-  if (open == std::string_view::npos || raw[open] != '"') return {};
-  std::size_t close = raw.find('"', open + 1);
-  if (close == std::string_view::npos) return {};
-  std::string value(raw.substr(open + 1, close - open - 1));
-  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return value;
-}
-
-// Whether the notebook's metadata names a Python kernel, or names none (then it is taken as Python).
-// The metadata follows the cells: it is looked up from the end, without a second JSON parse.
-bool kernel_is_python(std::string_view raw) {
-  std::string language;
-  if (auto at = raw.rfind("\"language_info\""); at != std::string_view::npos)
-    language = json_value_after(raw, at, "name");
-  if (language.empty())
-    if (auto at = raw.rfind("\"kernelspec\""); at != std::string_view::npos)
-      language = json_value_after(raw, at, "language");
-  return language.empty() || language == "python" || language == "python3" || language == "pyspark" ||
-         language == "ipython";
+// Whether the notebook's metadata names a Python kernel (language_info.name, else
+// kernelspec.language), or names none (then it is taken as Python).
+bool kernel_is_python(simdjson::dom::element notebook) {
+  std::string_view language;
+  if (notebook["metadata"]["language_info"]["name"].get(language) != simdjson::SUCCESS)
+    if (notebook["metadata"]["kernelspec"]["language"].get(language) != simdjson::SUCCESS) return true;
+  std::string l(language);
+  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return l.empty() || l == "python" || l == "python3" || l == "pyspark" || l == "ipython";
 }
 
 // Jupyter and IPython magics and shell escapes are not Python: blank them out, keeping columns.
@@ -351,13 +333,11 @@ bool load_jupyter(SourceFile& f) {
     if (e.error() == INCOMPLETE_ARRAY_OR_OBJECT || e.error() == UNCLOSED_STRING) offset = f.raw.size();
     return fail(error_message(e.error()), std::min(offset, f.raw.size()));
   }
-  // A notebook of another kernel (Scala's sparkkernel, spylon, R): its code cells are not Python.
-  if (!kernel_is_python(f.raw))
-    for (Cell& c : f.cells) c.language = CellLanguage::other;
   // The reader stops at "cells": the rest of the document must be JSON too, or a fix would rewrite
   // a file that is not a notebook.
   dom::parser validator;
-  if (auto err = validator.parse(json).error(); err) {
+  dom::element whole;
+  if (auto err = validator.parse(json).get(whole); err) {
     std::size_t offset = f.raw.size();
     try {
       (void)nlohmann::json::parse(f.raw);
@@ -368,6 +348,9 @@ bool load_jupyter(SourceFile& f) {
     f.cells.clear();
     return fail(error_message(err), offset);
   }
+  // A notebook of another kernel (Scala's sparkkernel, spylon, R): its code cells are not Python.
+  if (!kernel_is_python(whole))
+    for (Cell& c : f.cells) c.language = CellLanguage::other;
   return true;
 }
 
