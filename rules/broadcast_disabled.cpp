@@ -16,7 +16,9 @@ Finds `spark.sql.autoBroadcastJoinThreshold` set to `-1` (or any negative number
 `spark.conf.set`, `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` /
 `setAll([...])` (also on a name bound to `SparkConf()`), `sqlContext.setConf` or SQL `SET` (in
 `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells), with the key and value written
-literally or held in module-level constants.
+literally or held in module-level constants. A file that joins nothing (no `.join(...)`, no `JOIN`
+in its SQL) gets an `info`: the setting costs the joins of whatever runs in that session later, which
+the file does not show. Test code (a test's session on fixtures) is not reported.
 
 ## Why is this bad?
 With the threshold at -1 Spark never broadcasts a small table on its own: every join with a lookup
@@ -35,23 +37,52 @@ spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "10MB")
 ## Fix safety
 Unsafe (with `--unsafe-fixes`) when the setting is a `spark.conf.set(...)` statement of its own: the
 fix removes it, so Spark broadcasts tables under the default 10 MB again, which can bring back the
-memory pressure the setting was added for. Elsewhere display-only: remove the setting, or broadcast
+memory pressure the setting was added for. Elsewhere (and for the `info` of a file that joins
+nothing) display-only: remove the setting, or broadcast
 specific joins with `broadcast(df)` where the size is known.
 
 ## Options
 None.
 )md"};
 
+namespace {
+
+// Whether the file joins anything: a `.join(...)` call, or JOIN in a query or a SQL cell.
+bool joins_anything(const pyspark::SourceModel& m) {
+  // A DataFrame's join, not `", ".join(names)` (one argument) or `os.path.join(a, b)`.
+  for (const auto& c : m.chains)
+    for (const auto& l : c.links)
+      if (l.is_call && l.name == "join" && (c.is_dataframe || l.args.size() >= 2) &&
+          std::string_view(c.root).find("path") == std::string_view::npos)
+        return true;
+  for (const auto& cell : m.file->cells) {
+    const std::string_view t = cell.text;
+    for (std::size_t at = t.find("JOIN"); at != std::string_view::npos; at = t.find("JOIN", at + 1))
+      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t')) return true;
+    for (std::size_t at = t.find("join "); at != std::string_view::npos; at = t.find("join ", at + 1))
+      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void check_broadcast_disabled(SourceContext& ctx) {
+  const bool joins = joins_anything(ctx.model());
   for (const auto& s : ctx.model().settings) {
     if (s.key != "spark.sql.autoBroadcastJoinThreshold" || !s.literal) continue;
     if (s.value.empty() || s.value.front() != '-') continue;
+    // A test's session runs fixtures: its settings tune nothing that runs in production.
+    if (in_test_code(ctx.model(), s.function)) continue;
     auto& d = ctx.report(s.cell, s.pos,
                          "automatic broadcast joins disabled (autoBroadcastJoinThreshold=" + s.value + ", " + s.via +
-                             "): every join shuffles both sides");
-    Fix& f = ctx.attach_fix(d, "Remove the setting", s.statement ? Applicability::unsafe : Applicability::display_only,
+                             "): every join shuffles both sides" +
+                             (joins ? "" : " (this file joins nothing: what it costs is in the session's later jobs)"));
+    if (!joins) d.severity = Severity::info;
+    Fix& f = ctx.attach_fix(d, "Remove the setting",
+                            s.statement && joins ? Applicability::unsafe : Applicability::display_only,
                             "Remove the setting (default 10MB), or broadcast known-small sides with broadcast(df).");
-    if (s.statement) SourceContext::add_edit(f, s.cell, s.statement->start_byte, s.statement->end_byte, "");
+    if (s.statement && joins) SourceContext::add_edit(f, s.cell, s.statement->start_byte, s.statement->end_byte, "");
   }
 }
 

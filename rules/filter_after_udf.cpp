@@ -1,5 +1,6 @@
 // filter-after-udf: a Filter above a Python UDF whose conditions do not need the UDF's result.
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "lint/plan_context.hpp"
@@ -25,9 +26,13 @@ Finds a `Filter` above a `BatchEvalPython` / `ArrowEvalPython` whose condition, 
 conjuncts, do not use the UDF's output. It names the conjuncts that could run before the UDF.
 
 In PySpark source: a `.filter(...)` / `.where(...)` after the `.withColumn(...)` or `.select(...)`
-that calls a Python UDF (also through names and across cells), when its condition does not read the
-UDF's column, directly or through columns derived from it (`withColumn("s", explode("udf_out"))`
+that calls a Python UDF marked `asNondeterministic()` (also through names and across cells), when its
+condition does not read the UDF's column, directly or through columns derived from it (`withColumn("s", explode("udf_out"))`
 then `.filter(length("s") > 255)` depends on the UDF). A condition held in a variable is not judged.
+A deterministic UDF (the default) is not reported in source: Spark's optimizer moves deterministic
+filters below the projection and below `BatchEvalPython` / `ArrowEvalPython` by itself, so the order
+written does not cost anything; it cannot move them below a nondeterministic one. A plan shows what
+the optimizer did, so there every such filter is reported.
 
 ## Why is this bad?
 A Python UDF is the most expensive thing in most plans: every row is serialised, sent to a Python
@@ -53,13 +58,13 @@ Use instead (filter first, then run the UDF on what is left):
 ## Example (PySpark)
 ```python
 from pyspark.sql import functions as F
-check = F.udf(lambda s: s.startswith("A"), "boolean")
+check = F.udf(lambda s: s.startswith("A"), "boolean").asNondeterministic()
 out = df.withColumn("ok", check("name")).filter(F.col("age") > 21)
 ```
 Use instead:
 ```python
 from pyspark.sql import functions as F
-check = F.udf(lambda s: s.startswith("A"), "boolean")
+check = F.udf(lambda s: s.startswith("A"), "boolean").asNondeterministic()
 out = df.filter(F.col("age") > 21).withColumn("ok", check("name"))
 ```
 
@@ -153,6 +158,33 @@ std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::L
   return {};
 }
 
+// Whether the UDF that `call` calls is marked `asNondeterministic()`: where it is made
+// (`f = udf(g).asNondeterministic()`, `f = f.asNondeterministic()`) or in the call itself. Spark
+// pushes deterministic filters below a deterministic UDF (PushPredicateThroughNonJoin moves them
+// through the projection and through BatchEvalPython / ArrowEvalPython), but not below a
+// nondeterministic one: only then does the order written in the source run the UDF on every row.
+bool nondeterministic_udf(const pyspark::SourceModel& m, const pyspark::Expr& call) {
+  constexpr std::string_view kMark = "asNondeterministic";
+  const std::string_view text = call.text();
+  if (text.find(kMark) != std::string_view::npos) return true;
+  const std::string_view fn = text.substr(0, text.find('('));
+  if (fn.empty()) return false;
+  for (const auto& cell : m.file->cells) {
+    const std::string_view t = cell.text;
+    for (std::size_t at = t.find(kMark); at != std::string_view::npos; at = t.find(kMark, at + 1)) {
+      const std::size_t begin = t.rfind('\n', at) == std::string_view::npos ? 0 : t.rfind('\n', at) + 1;
+      const std::string_view line = t.substr(begin, at - begin);
+      for (std::size_t k = line.find(fn); k != std::string_view::npos; k = line.find(fn, k + 1)) {
+        const bool starts = k == 0 || (std::isalnum(static_cast<unsigned char>(line[k - 1])) == 0 && line[k - 1] != '_');
+        const std::size_t e = k + fn.size();
+        const bool ends = e >= line.size() || (std::isalnum(static_cast<unsigned char>(line[e])) == 0 && line[e] != '_');
+        if (starts && ends) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // Source: .withColumn(name, python_udf(...)) or .select(..., python_udf(...).alias(name)) ...
 // .filter(cond) where cond does not use `name`.
 void check_filter_after_udf_source(SourceContext& ctx) {
@@ -195,7 +227,7 @@ void check_filter_after_udf_source(SourceContext& ctx) {
         if (prev.name == "withColumn") {
           if (prev.args.size() < 2 || !prev.args[0].value.string_value()) break;  // a computed name: unknown
           col = *prev.args[0].value.string_value();
-          if (!is_python_udf_call(m, prev.args[1].value)) {
+          if (!is_python_udf_call(m, prev.args[1].value) || !nondeterministic_udf(m, prev.args[1].value)) {
             if (needed.count(col) != 0) {
               blocked = true;
               needed.insert(prev.args[1].value.column_names().begin(), prev.args[1].value.column_names().end());
@@ -205,6 +237,10 @@ void check_filter_after_udf_source(SourceContext& ctx) {
         } else {
           col = udf_column_of_select(m, prev);
           if (col.empty()) break;  // a select without a UDF ends the search
+          // A deterministic UDF: Spark moves the filter below it by itself.
+          if (std::none_of(prev.args.begin(), prev.args.end(),
+                           [&](const pyspark::Arg& a) { return nondeterministic_udf(m, a.value); }))
+            break;
         }
         if (needed.count(col) != 0) break;  // the condition needs the UDF's result
         auto& d = ctx.report(pipeline[i].chain->cell, filter.name_pos,

@@ -69,8 +69,9 @@ out = events.join(broadcast(labels), "id")
 PySpark source: wrapping the small side in `broadcast(...)` (and adding the import when missing)
 is safe when the side is a `createDataFrame` of literals (PySpark ships those as an RDD without
 statistics, so Spark cannot see they are small; a `spark.range(n)` it can, and is not reported):
-the join's result is the same and the side fits in memory. For a `.limit(n)` or a table configured
-as small it is unsafe: the size is an assumption. Plans: display-only; wrap the small side in `broadcast(...)` (`from pyspark.sql.functions import broadcast`)
+the join's result is the same and the side fits in memory. For a table configured as small it is
+unsafe: the size is an assumption. A `.limit(n)` side is not reported: Spark estimates its size from
+`n` and broadcasts it by itself when that is under the threshold. Plans: display-only; wrap the small side in `broadcast(...)` (`from pyspark.sql.functions import broadcast`)
 or add a `/*+ BROADCAST(t) */` hint in SQL.
 
 ## Options
@@ -143,8 +144,9 @@ std::string small_because(const pyspark::Chain* c, const LintOptions& options, b
     if (c->root_is_call && c->root == "pyspark.sql.functions.broadcast") return {};
     for (auto it = c->links.rbegin(); it != c->links.rend(); ++it) {
       const pyspark::Link& l = *it;
-      if (l.name == "limit" && !l.args.empty() && l.args[0].value.int_value() && *l.args[0].value.int_value() <= 10000)
-        return "it is limited to " + std::to_string(*l.args[0].value.int_value()) + " rows";
+      // `.limit(n)` is not reported: Spark's statistics give a GlobalLimit n rows of an estimated
+      // width, so a small limit is broadcast by itself under spark.sql.autoBroadcastJoinThreshold.
+      if (l.name == "limit") return {};
       if (l.name == "createDataFrame" && !l.args.empty() &&
           (l.args[0].value.kind() == "list" || l.args[0].value.kind() == "tuple")) {
         certain = true;

@@ -1,5 +1,7 @@
 // python-row-udf: BatchEvalPython evaluates a Python UDF one row at a time.
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
@@ -21,6 +23,13 @@ Finds `BatchEvalPython`, the operator that runs `@udf` / `F.udf(...)` functions 
 `@F.udf(T)`, `udf(f, T)`, `F.udf(lambda ...)`, `UserDefinedFunction(f, T)`, `spark.udf.register("n", f)`
 with a Python function and Spark 1.x `sqlContext.registerFunction(...)`; registering a UDF made
 earlier is reported once, where it was made. Not `pandas_udf`, mlflow's `spark_udf` or Java UDFs.
+
+In source, severity follows where the UDF runs: a warning when the file applies it to a DataFrame
+that reads a table or files (`spark.table(...).withColumn("c", f("x"))`, or a registered UDF in
+`spark.sql("SELECT f(x) FROM t")`); an `info` when it is applied to a DataFrame whose size the file
+does not show (a function's parameter) or not applied in the file at all (a helper module: the cost
+is where it is called). A UDF applied only to rows built on the driver, and UDFs in test code, are
+not reported.
 
 ## Why is this bad?
 Each row is pickled, sent to a Python worker process, evaluated by the interpreter and sent back. This
@@ -194,10 +203,70 @@ std::string function_of(const std::string& builtin) {
 }
 
 // Source: @udf, F.udf(...), udf(lambda ...), spark.udf.register(name, python_function).
+namespace {
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Whether `text` calls `name`: `name(` at a word's start, not `def name(` (the function a decorator
+// makes a UDF) and not `x.name(`.
+bool calls(std::string_view text, std::string_view name) {
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (at > 0 && (identifier_char(text[at - 1]) || text[at - 1] == '.')) continue;
+    std::size_t next = at + name.size();
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    if (next >= text.size() || text[next] != '(') continue;
+    const std::size_t before = at == 0 ? std::string_view::npos : text.find_last_not_of(" \t", at - 1);
+    if (before != std::string_view::npos && before >= 2 && text.substr(before - 2, 3) == "def") continue;
+    return true;
+  }
+  return false;
+}
+
+// How many rows the file runs the UDF `u` on, at most, as far as it shows: the rows of each DataFrame
+// whose step calls it (`df.withColumn("c", f("x"))`, `spark.sql("SELECT f(x) FROM t")` for a
+// registered one). nullopt: the file never calls it (a helper module, a shared notebook). An inline
+// `F.udf(lambda ...)(col)` has no name: its rows are not followed (unknown).
+std::optional<pyspark::Volume> applied_to(const pyspark::SourceModel& m, const pyspark::UdfDef& u) {
+  if (u.name.empty()) return pyspark::Volume::unknown;
+  std::optional<pyspark::Volume> most;
+  auto note = [&](pyspark::Volume v) {
+    if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
+  };
+  for (const auto& chain : m.chains) {
+    const std::size_t own = chain.links.size();
+    bool any = false;
+    for (const auto& l : chain.links)
+      for (const auto& a : l.args) any = any || calls(a.value.text(), u.name);
+    if (!any) continue;
+    auto pipeline = chain.pipeline();
+    for (std::size_t i = pipeline.size() - own; i < pipeline.size(); ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      for (const auto& a : l.args) {
+        if (!calls(a.value.text(), u.name)) continue;
+        // A step computes its rows from the step before it; a query's rows are its own.
+        const std::size_t at = l.name == "sql" ? i + 1 : i;
+        note(pyspark::volume_of(pyspark::rows_before(m, pipeline, at).rows));
+      }
+    }
+  }
+  if (most) return most;
+  // Called where no DataFrame step holds it (a function's return value, a comprehension): unknown.
+  for (const auto& cell : m.file->cells)
+    if (calls(cell.text, u.name)) return pyspark::Volume::unknown;
+  return std::nullopt;
+}
+
+}  // namespace
+
 void check_python_row_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   for (const auto& u : m.udfs) {
     if (u.kind != pyspark::UdfKind::row) continue;
+    // A UDF defined by a test is there to be tested on a fixture; its cost is where production calls it.
+    if (in_test_code(m, std::string_view(u.enclosing))) continue;
+    const std::optional<pyspark::Volume> volume = applied_to(m, u);
+    if (volume == pyspark::Volume::small) continue;  // run on a few rows built on the driver
+    const bool applied = volume.has_value();
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
     std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
     // What the body does, for advice naming the built-ins: the lambda's, or the wrapped def's.
@@ -208,7 +277,13 @@ void check_python_row_udf_source(SourceContext& ctx) {
     auto& d = ctx.report(u.cell, u.pos,
                          what + " is a row-at-a-time Python UDF: every row is serialised to a Python worker and back" +
                              (builtin.empty() ? "" : "; the built-in " + builtin + " does the same in the JVM") +
-                             (advice.empty() ? "" : "; " + advice.text()));
+                             (advice.empty() ? "" : "; " + advice.text()) +
+                             (!applied                                ? " (it is not called in this file: the cost is where it is)"
+                              : volume == pyspark::Volume::unknown ? " (on rows whose number the code does not show)"
+                                                                     : ""));
+    // A warning when it runs on a read of a table or files. Made here but called elsewhere (a helper
+    // module, a shared notebook), or called on a DataFrame of unknown size (a parameter): advice.
+    if (volume != pyspark::Volume::large) d.severity = Severity::info;
     std::string fn = function_of(builtin);
     std::string spelling = fn.empty() ? std::string() : functions_spelling(m, fn);
     Fix& f = ctx.attach_fix(

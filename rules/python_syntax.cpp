@@ -14,7 +14,10 @@ extern const RuleInfo kPythonSyntax{"SPK001",
                                     R"md(## What it does
 Reports a Python file or notebook cell that does not parse as Python 3 (Python 2 `print`
 statements, stray magics outside Jupyter, unbalanced brackets), and notebooks whose JSON cannot be
-read. The other cells and files are still linted; the broken cell is not.
+read. The other cells and files are still linted; the broken cell is not. Python 2 code (a `print`
+statement) is working code of its time, not broken: it is an `info` saying the file is not analysed.
+Notebook cells keep IPython's syntax out of the way: magics (`%time`, `%%sql`), shell escapes
+(`!ls`), and `pip install ...` / `conda install ...` written without `%` (IPython's automagic).
 
 ## Why is this bad?
 planlint cannot see the Spark code in a cell it cannot parse, so findings there are missed.

@@ -22,7 +22,10 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
 - `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach` on a DataFrame's RDD (also through a name:
   `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back. A plain projection
   that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
-  collect costs more than the detour.
+  collect costs more than the detour. A warning needs the rows to be many as far as the code shows
+  (the DataFrame reads a table or files); of a DataFrame whose size is not shown (a parameter) it is
+  an `info`; rows built on the driver, a `.take(n)` / `.first()` right after the function, and test
+  code are not reported.
 - `groupByKey()` on an RDD followed by an aggregate of each group (`mapValues(len)`, `mapValues(sum)`,
   `mapValues(lambda v: sum(v) / len(v))`, `.map(lambda kv: (kv[0], sum(kv[1])))`): every value is
   shuffled and held in memory per key, where `reduceByKey` or `aggregateByKey` would combine on the
@@ -184,7 +187,14 @@ void check_rdd_fallback(SourceContext& ctx) {
       bool on_df_rdd = (!before.is_call && before.name == "rdd" && before.on != pyspark::Link::On::rdd) ||
                        (i == own_start && chain.bound != nullptr && chain.bound->rdd_of_dataframe &&
                         !chain.bound->links.empty() && chain.bound->links.back().name == "rdd");
-      if (!on_df_rdd) continue;
+      if (!on_df_rdd || in_test_code(m, chain)) continue;
+      // How many rows go through Python: driver data and `.take(n)` / `.first()` after the map are a
+      // few; a read of a table or files is all of it; anything else (a parameter) is not shown.
+      const pyspark::Volume volume = pyspark::volume_of(pyspark::rows_before(m, pipeline, i).rows);
+      if (volume == pyspark::Volume::small) continue;
+      if (i + 1 < pipeline.size() && pipeline[i + 1].link->is_call &&
+          (pipeline[i + 1].link->name == "take" || pipeline[i + 1].link->name == "first"))
+        continue;
       bool back_to_df = false, collected = false;
       for (std::size_t k = i + 1; k < pipeline.size(); ++k) {
         back_to_df = back_to_df || pipeline[k].link->name == "toDF";
@@ -193,7 +203,9 @@ void check_rdd_fallback(SourceContext& ctx) {
       std::string msg =
           "`." + std::string(l.name) + "` on the DataFrame's RDD runs a Python function per row, outside the optimiser";
       if (back_to_df) msg += ", and `toDF()` converts the rows back";
+      if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);
+      if (volume == pyspark::Volume::unknown) d.severity = Severity::info;
       if (collected && projection(l) && !back_to_df) {
         d.severity = Severity::info;
         ctx.attach_fix(d, "Collect the column directly", Applicability::display_only,

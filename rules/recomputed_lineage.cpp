@@ -37,9 +37,14 @@ DataFrame where the uses fork is reported, with every use.
 
 Only lineages that cost something count: a read of a table or files, a shuffle (join, groupBy,
 distinct, orderBy, repartition, window...) or a Python UDF; data built on the driver and queries
-limited to a few rows (`limit(n)`, `SELECT ... LIMIT n`) are not reported. A lineage that is only a
-read with narrow steps (filters, projections) is an `info`: each use scans the input again, which a
-cache of the whole input does not always beat. An action inside a loop that the DataFrame is not in runs once per turn: that is two
+limited to a few rows (`limit(n)`, `SELECT ... LIMIT n`) are not reported, nor is test code. What
+comes before a cache does not count: a lineage that shuffles and then caches, and whose uses only
+filter the cached rows, costs a scan of the cache. A lineage that is only a read with narrow steps
+(filters, projections) is an `info`: each use scans the input again, which a cache of the whole input
+does not always beat. A warning needs the shuffle computed in full twice: two actions that read all
+of it (writes, counts, collects) or one that reads it more than once; when the other uses are
+previews (`show`, `display`, `first`, `take`, `head`), often a look while developing, it is an
+`info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up. Uses inside functions the
 DataFrame is passed to are not followed, nor is the lineage of a DataFrame parameter (the caller may
 have cached it); a DataFrame returned by a helper function of the file stands for what the helper
@@ -65,7 +70,7 @@ print(f"wrote {spark.table('orders_enriched').count()} rows")
 ```
 
 ## Fix safety
-Unsafe, for a lineage with a shuffle or a UDF assigned in the same block as its last use: the fix appends
+Unsafe, for a warning on a lineage with a shuffle or a UDF assigned in the same block as its last use: the fix appends
 `.cache()` to its definition and adds `name.unpersist()` after the last action that reads it.
 Caching costs executor memory (and spills to disk when it does not fit), and it changes what a
 non-deterministic lineage returns to each use (the same rows instead of a new draw), so it is not
@@ -118,6 +123,11 @@ struct Action {
     for (const auto& [name, written] : kActions)
       if (link->name == name) return written;
     return "write";
+  }
+  // show, first, take, head, display: a look at a few rows.
+  [[nodiscard]] bool preview() const {
+    const std::string_view w = what();
+    return w == "show()" || w == "first()" || w == "take()" || w == "head()" || w == "display()";
   }
 };
 
@@ -215,8 +225,19 @@ class Graph {
   [[nodiscard]] bool expensive(const Chain& c, bool& shuffles) const {
     shuffles = false;
     bool read = false, streaming = false;
+    const Chain* step_chain = nullptr;
     for (const auto& s : c.pipeline()) {
       const Link& l = *s.link;
+      // Past a cache (`.cache()` in the lineage, or `x.cache()` as a statement on a DataFrame of it),
+      // the uses read the cached rows: only what comes after it is computed again.
+      if (s.chain != step_chain) {
+        step_chain = s.chain;
+        if (s.chain != &c && cached_later(*s.chain)) read = shuffles = false;
+      }
+      if (l.is_call && kCaches.count(l.name) != 0) {
+        read = shuffles = false;
+        continue;
+      }
       if (l.name == "readStream") streaming = true;
       if (kReads.count(l.name) != 0) read = true;
       if (kShuffles.count(l.name) != 0) shuffles = true;
@@ -321,11 +342,8 @@ class Graph {
     return std::min(total, 1000);
   }
 
-  static bool worth_alone(const Action& a) {
-    // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
-    return a.what() != "show()" && a.what() != "first()" && a.what() != "take()" && a.what() != "head()" &&
-           a.what() != "display()";
-  }
+  // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
+  static bool worth_alone(const Action& a) { return !a.preview(); }
   [[nodiscard]] int turns(int loop) const {
     return loop >= 1 && loop <= static_cast<int>(m_.loops.size())
                ? m_.loops[static_cast<std::size_t>(loop - 1)].known_turns
@@ -407,6 +425,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
   Graph g(m);
   for (const auto& c : m.chains) {
     if (c.assigned_to.empty() || !c.is_dataframe || c.ends_local || c.assigned_to.rfind("self.", 0) == 0) continue;
+    if (in_test_code(m, c)) continue;  // tests compute fixtures: a second count of one costs nothing
     if (g.most_direct_runs(c) < 2) continue;
     if (Graph::caches(c) || g.cached_later(c)) continue;
     bool shuffles = false;
@@ -452,6 +471,17 @@ void check_recomputed_lineage(SourceContext& ctx) {
     else
       message += "more than once, for each of: " + uses + " (some read it more than once: a union, a join or a loop)";
     auto& d = ctx.report(c.cell, c.pos, message + "; nothing caches it");
+    // A warning when the shuffle is computed in full twice: two actions that read all of it (a write,
+    // a count, a collect), or one that reads it more than once. A preview (show, display, first)
+    // of a shuffled lineage computes it again too, but is often a look while developing.
+    const int full = static_cast<int>(
+        std::count_if(reached.begin(), reached.end(), [](const Action& a) { return !a.preview(); }));
+    const bool advice = shuffles && full < 2 && !(full == 1 && total > static_cast<int>(reached.size()));
+    if (advice) {
+      d.severity = Severity::info;
+      d.message += full == 0 ? " (its uses are previews: show, display, first, take, head)"
+                             : " (besides one full use, the others are previews: show, display, first, take, head)";
+    }
     if (!shuffles) {
       // Only a read (and narrow steps): each use scans the input again. Worth knowing, rarely worth a
       // cache of the whole input.
@@ -486,8 +516,9 @@ void check_recomputed_lineage(SourceContext& ctx) {
                     " if it only logs progress (read the figure from "
                     "the written output instead)";
     Fix& f = ctx.attach_fix(d, "Cache it and unpersist after the last use",
-                            same_block && shuffles ? Applicability::unsafe : Applicability::display_only, suggestion);
-    if (!same_block || !shuffles) continue;
+                            same_block && shuffles && !advice ? Applicability::unsafe : Applicability::display_only,
+                            suggestion);
+    if (!same_block || !shuffles || advice) continue;  // advice is not applied by --fix
     // After the statement of the last action: its own line when it is a statement, else the end of
     // the line it ends on (a fix that would split a statement is refused by the fixer's syntax check).
     std::size_t eol = last.chain->whole_statement ? std::string_view::npos : text.find('\n', last.chain->pos.end_byte);

@@ -30,8 +30,12 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
 reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
 their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
-collects, `tests/` folders), which reads fixtures. A read of one file named by a literal path
-(`data/sample.csv`: no wildcard) is an `info`, since the code does not show how big that file is.
+collects, `tests/` folders), which reads fixtures, nor files that ship with the code (a path built
+from `__file__`), nor JSON strings built on the driver (`spark.read.json(sc.parallelize([...]))`).
+
+Severity follows what the code shows of the input: a wildcard (`s3://lake/events/*/*.json`) or a
+list of paths is many files, read twice: a warning. One path, or a path in a variable, is an `info`:
+the extra pass is real, but its cost is the size of data the code does not show.
 Streaming reads need a schema anyway and are not reported. An option whose value is a
 variable is not reported (its value is unknown here).
 
@@ -115,23 +119,45 @@ bool self_describing(const std::string& format, const std::vector<pyspark::Step>
   return false;
 }
 
-// Whether the terminal read after `from` is given one literal path that names a file: an extension
-// after its last '/', and no wildcard or comma.
-bool names_one_file(const std::vector<pyspark::Step>& pipeline, std::size_t from) {
+// What the code shows of the input that inference reads: the terminal read after `from` and its paths.
+enum class Input {
+  small,    // files that ship with the code (a path built from `__file__`), or rows built on the driver
+  unknown,  // one path, a variable: how much data it names is not shown
+  many,     // a wildcard, or a list of paths: many files, all read once more to infer
+};
+Input input_of(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline, std::size_t from) {
   static const util::NameSet kLoads{"csv", "json", "load", "text"};
   for (std::size_t i = from + 1; i < pipeline.size(); ++i) {
     const pyspark::Link& l = *pipeline[i].link;
-    if (!l.is_call) return false;
+    if (!l.is_call) return Input::unknown;
     if (!kLoads.contains(l.name)) continue;
     const pyspark::Arg* path = l.arg(0, "path");
-    if (path == nullptr || !path->value.string_value()) return false;
-    const std::string_view p = *path->value.string_value();
-    const std::string_view name = p.substr(p.rfind('/') == std::string_view::npos ? 0 : p.rfind('/') + 1);
-    return name.find_first_of("*?[{,") == std::string_view::npos && name.rfind('.') != std::string_view::npos &&
-           name.rfind('.') + 1 < name.size();
+    if (path == nullptr) return Input::unknown;
+    const pyspark::Expr& e = path->value;
+    // `spark.read.json(rdd)`: JSON strings from a lineage; built on the driver, they are few.
+    if (const pyspark::Chain* from_rows = e.chain(); from_rows != nullptr && !e.string_value()) {
+      auto rows_pipeline = from_rows->pipeline();
+      if (pyspark::small_by_construction(pyspark::rows_before(m, rows_pipeline, rows_pipeline.size()).rows))
+        return Input::small;
+    }
+    if (e.text().find("__file__") != std::string_view::npos) return Input::small;
+    if (const auto p = e.string_value(); p && std::string_view(*p).find_first_of("*?[{") != std::string_view::npos) return Input::many;
+    if (e.kind() == "list" || e.kind() == "tuple") {
+      std::size_t items = 0;
+      for (std::string_view t = e.text(); const char c : t) items += c == ',' ? 1 : 0;
+      if (items >= 1) return Input::many;
+    }
+    // `.csv(p1, p2, p3)` is not Spark's signature, but `.load` and `.text` take `*paths` elsewhere.
+    std::size_t positional = 0;
+    for (const auto& a : l.args) positional += a.keyword.empty() ? 1 : 0;
+    if (l.name == "text" && positional >= 2) return Input::many;
+    return Input::unknown;
   }
-  return false;
+  return Input::unknown;
 }
+
+constexpr const char* kUnknown = " (the code does not show how much it reads)";
+constexpr const char* kMany = " (a wildcard or a list of paths: many files)";
 
 bool is_terminal_read(const pyspark::Link& l) {
   static const util::NameSet names{"csv", "json", "load", "parquet", "orc", "text", "table"};
@@ -165,9 +191,11 @@ void check_schema_inference(SourceContext& ctx) {
       }
     }
     if (read_at == pipeline.size()) continue;
-    // A literal path naming one file (`data/sample.csv`, no wildcard): inference reads that one file,
-    // whose size the code does not show. Advice, not a warning.
-    const bool one_file = names_one_file(pipeline, read_at);
+    // How much inference reads: a warning only when the code shows many files; files shipped with
+    // the code and rows built on the driver are small (nothing to say).
+    const Input input = input_of(ctx.model(), pipeline, read_at);
+    if (input == Input::small) continue;
+    const bool unknown = input == Input::unknown;
     bool has_schema = false;
     std::string format;
     for (std::size_t i = read_at + 1; i < pipeline.size(); ++i) {
@@ -193,8 +221,8 @@ void check_schema_inference(SourceContext& ctx) {
                                  ? "makes Spark read every file's footer and merge their schemas before the job starts"
                                  : "makes Spark read a sample of the data to infer the schema before the job reads it "
                                    "again";
-          auto& d = ctx.report(chain.cell, *s.pos, "`" + s.name + "` " + what + (one_file ? " (one named file)" : ""));
-          if (one_file) d.severity = Severity::info;
+          auto& d = ctx.report(chain.cell, *s.pos, "`" + s.name + "` " + what + (unknown ? kUnknown : kMany));
+          if (unknown) d.severity = Severity::info;
           ctx.attach_fix(d, "Give the schema", Applicability::display_only,
                          "Pass an explicit schema: `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) and drop `" +
                              s.name + "`.");
@@ -205,8 +233,8 @@ void check_schema_inference(SourceContext& ctx) {
         auto& d = ctx.report(chain.cell, l.name_pos,
                              std::string("JSON read without a schema: Spark reads all the input once to infer it, then "
                                          "again for the job") +
-                                 (one_file ? " (one named file)" : ""));
-        if (one_file) d.severity = Severity::info;
+                                 (unknown ? kUnknown : kMany));
+        if (unknown) d.severity = Severity::info;
         ctx.attach_fix(
             d, "Give the schema", Applicability::display_only,
             "Add `.schema(\"col1 TYPE, col2 TYPE\")` (or a StructType) before `." + std::string(l.name) + "(...)`.");

@@ -143,7 +143,10 @@ std::string quote_names(const std::vector<std::string>& names) {
 }
 
 bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
-  const std::string_view fn = chain.function;
+  return in_test_code(m, std::string_view(chain.function));
+}
+
+bool in_test_code(const pyspark::SourceModel& m, std::string_view fn) {
   if (fn.rfind("test", 0) == 0) return true;  // pytest and unittest run functions named test*
   std::string_view path = m.file->path;
   for (std::size_t at = 0; at <= path.size();) {

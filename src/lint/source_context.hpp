@@ -93,6 +93,8 @@ bool carried_across_turns(const pyspark::Chain& chain);
 // (test_*.py, *_test.py, conftest.py) or under a tests/ or test/ folder. Tests run on fixtures they
 // build: the volume rules say nothing there.
 bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain);
+// The same for code in the function named `function` ("" for module level) of the file.
+bool in_test_code(const pyspark::SourceModel& m, std::string_view function);
 
 // Whether the file runs on Databricks as far as it shows: a Databricks source notebook, a Jupyter
 // export of one (its `notebookId` / `application/vnd.databricks` metadata), or code using `dbutils`.

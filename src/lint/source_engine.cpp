@@ -167,7 +167,10 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   SourceContext ctx(model, options, found);
   if (options.enabled(syntax)) {
     ctx.set_rule(&syntax);
-    for (const auto& e : model.syntax_errors) ctx.report(e.cell, e.at, e.message);
+    for (const auto& e : model.syntax_errors) {
+      auto& d = ctx.report(e.cell, e.at, e.message);
+      if (e.python2) d.severity = Severity::info;  // working code of its time: advice, not a failure
+    }
     for (const auto& e : model.depth_limits) ctx.report(e.cell, e.at, e.message).severity = Severity::warning;
   }
   // Rules that build more than they report run first (Rule::source_check_first).

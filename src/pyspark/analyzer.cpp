@@ -481,7 +481,8 @@ class Analyzer {
         Node root = tree_.root();
         if (auto py2 = find_python2()) {
           m_.syntax_errors.push_back(
-              {cell.number, m_.place(cell.number, *py2), "Python 2 syntax (print or exec statement) is not Python 3"});
+              {cell.number, m_.place(cell.number, *py2),
+               "Python 2 syntax (print or exec statement): this code is not analysed (planlint reads Python 3)", true});
           break;
         }
         // The module statement by statement (as visit(root) would).
@@ -1411,7 +1412,8 @@ class Analyzer {
       Node callee = is<"call">(expr) ? field<"function">(expr) : expr;
       const std::string q(qualified(callee));
       if (q == "pyspark.sql.functions.udf") {
-        m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname});
+        m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname,
+                           functions_.empty() ? std::string() : std::string(functions_.back())});
         m_.udf_names.insert(fname);
       } else if (q == "pyspark.sql.functions.pandas_udf") {
         m_.pandas_udf_names.insert(fname);
@@ -1431,7 +1433,7 @@ class Analyzer {
   void note_udf_call(const Chain& c) {
     if (c.root_is_call && (c.root == "pyspark.sql.functions.udf" || is_user_defined_function(c.root)) &&
         c.links.empty()) {
-      UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call", ""};
+      UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call", "", std::string(c.function)};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
       if (!c.root_args.empty() && c.root_args[0].value.kind() == "identifier") u.function = c.root_args[0].value.text();
       m_.udfs.push_back(u);
@@ -1455,7 +1457,8 @@ class Analyzer {
                c.cell,
                fn.lambda() != nullptr ? std::optional<Expr::Lambda>(*fn.lambda()) : std::nullopt,
                "register",
-               fn.kind() == "identifier" ? std::string(fn.text()) : std::string()};
+               fn.kind() == "identifier" ? std::string(fn.text()) : std::string(),
+               std::string(c.function)};
       m_.udfs.push_back(u);
     }
   }
@@ -1491,6 +1494,7 @@ class Analyzer {
           cs.value_pos = s.pos();
           cs.cell = c.cell;
           cs.via = "SQL SET";
+          cs.function = std::string(c.function);
           m_.settings.push_back(std::move(cs));
         }
         continue;
@@ -1535,6 +1539,7 @@ class Analyzer {
       if (at_key) cs.pos = key_expr.pos();  // one pair of setAll([...]) / config(map={...})
       cs.value_pos = value_expr.pos();
       cs.via = via;
+      cs.function = std::string(c.function);
       if (conf_set && i + 1 == c.links.size()) cs.statement = c.whole_statement;
       if (value.string_value()) {
         cs.value = *value.string_value();

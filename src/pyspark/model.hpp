@@ -480,6 +480,7 @@ struct UdfDef {
   std::optional<Expr::Lambda> lambda;
   std::string how;       // "decorator", "udf-call", "register"
   std::string function;  // the def it wraps (`@udf def f`, `udf(f)`, `register("n", f)`), "" for a lambda
+  std::string enclosing;  // the def it is made in, "" at module level
 };
 
 struct ConfSetting {
@@ -490,6 +491,7 @@ struct ConfSetting {
   Pos value_pos;
   int cell = 1;
   std::string via;  // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
+  std::string function;  // the enclosing def, "" at module level
   // Set when the setting is a statement of its own (`spark.conf.set(k, v)` on its line): the bytes
   // that removing the statement removes (its lines, line break included).
   std::optional<Pos> statement;
@@ -524,6 +526,8 @@ struct SyntaxProblem {
   int cell = 1;
   Place at;
   std::string message;
+  // Valid Python 2 (a `print` statement): the code is not broken, only older than the analysis.
+  bool python2 = false;
 };
 
 // How many rows a DataFrame can hold at some step of its pipeline, as far as the code shows.

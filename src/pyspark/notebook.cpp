@@ -37,6 +37,21 @@ std::size_t shell_assignment_value(std::string_view line, std::size_t ind) {
   return i < line.size() && (line[i] == '!' || line[i] == '%') ? i : 0;
 }
 
+// `pip install x`, `conda install x`: IPython runs these line magics without their '%' (automagic).
+// Two names in a row are never Python, so nothing valid is taken for one.
+bool automagic(std::string_view line) {
+  for (std::string_view tool : {"pip ", "conda ", "mamba "}) {
+    if (line.rfind(tool, 0) != 0) continue;
+    std::string_view rest = line.substr(tool.size());
+    rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
+    for (std::string_view verb : {"install", "uninstall", "list", "show", "freeze", "download", "remove", "update"})
+      if (rest.rfind(verb, 0) == 0 && (rest.size() == verb.size() || rest[verb.size()] == ' ' ||
+                                       rest[verb.size()] == '\r' || rest[verb.size()] == '\n'))
+        return true;
+  }
+  return false;
+}
+
 // Whether the notebook's metadata names a Python kernel (language_info.name, else
 // kernelspec.language), or names none (then it is taken as Python).
 bool kernel_is_python(simdjson::dom::element notebook) {
@@ -56,7 +71,7 @@ void mask_magics(std::string& text, CellLanguage& language) {
     auto nl = text.find('\n', start);
     std::size_t end = nl == std::string::npos ? text.size() : nl;
     std::string_view line(text.data() + start, end - start);
-    auto ind = line.find_first_not_of(" \t");
+    auto ind = line.find_first_not_of(" \t\r");  // a CRLF file's blank line is blank
     if (ind != std::string_view::npos) {
       char c = line[ind];
       if (first && line.substr(ind).rfind("%%", 0) == 0) {
@@ -88,7 +103,7 @@ void mask_magics(std::string& text, CellLanguage& language) {
           return;
         }
       }
-      if (c == '%' || c == '!' || (first && c == '?')) {
+      if (c == '%' || c == '!' || (first && c == '?') || automagic(line.substr(ind))) {
         std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
       } else if (std::size_t rhs = shell_assignment_value(line, ind); rhs != 0) {
         // `files = !ls $path`, `t = %timeit -o f()`: IPython binds the output; keep the name bound to 0.
@@ -177,7 +192,8 @@ void load_databricks(SourceFile& f) {
   std::size_t offset = 0;
   for (std::size_t i = 0; i < lines.size(); offset += lines[i].size(), ++i) {
     std::string_view l = strip_eol(lines[i]);
-    if (i == 0 && l.rfind("# Databricks notebook source", 0) == 0) continue;
+    if (i == 0 && (l.rfind("# Databricks notebook source", 0) == 0 || l.rfind("\xEF\xBB\xBF# Databricks notebook source", 0) == 0))
+      continue;
     if (cell.lines.empty()) cell.raw_begin = offset;
     if (l.rfind("# COMMAND ----------", 0) == 0) {
       flush();
@@ -531,8 +547,10 @@ SourceFile load_source(std::string path, std::string raw) {
     load_jupyter(f);
     return f;
   }
-  bool databricks =
-      f.raw.rfind("# Databricks notebook source", 0) == 0 || f.raw.find("\n# COMMAND ----------") != std::string::npos;
+  // The header Databricks writes on line 1 (after a byte-order mark, if any). Separators alone do not
+  // make a notebook: a Python file may hold one in a string (a notebook it generates).
+  const std::size_t header_at = f.raw.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+  bool databricks = f.raw.compare(header_at, 28, "# Databricks notebook source") == 0;
   if (databricks) {
     f.kind = SourceKind::databricks;
     load_databricks(f);
