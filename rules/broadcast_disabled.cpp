@@ -1,4 +1,6 @@
 // broadcast-disabled: spark.sql.autoBroadcastJoinThreshold set to -1.
+#include <algorithm>
+
 #include "lint/source_context.hpp"
 
 namespace planlint::rules {
@@ -49,12 +51,16 @@ namespace {
 
 // Whether the file joins anything: a `.join(...)` call, or JOIN in a query or a SQL cell.
 bool joins_anything(const pyspark::SourceModel& m) {
-  // A DataFrame's join, not `", ".join(names)` (one argument) or `os.path.join(a, b)`.
+  // A DataFrame's join (on a DataFrame, of a DataFrame, or with `on=` / `how=`), not
+  // `", ".join(names)` or `os.path.join(a, b)`.
   for (const auto& c : m.chains)
-    for (const auto& l : c.links)
-      if (l.is_call && l.name == "join" && (c.is_dataframe || l.args.size() >= 2) &&
-          std::string_view(c.root).find("path") == std::string_view::npos)
-        return true;
+    for (const auto& l : c.links) {
+      if (!l.is_call || l.name != "join" || l.args.empty()) continue;
+      const pyspark::Chain* other = l.args[0].value.chain();
+      const bool keywords = std::any_of(l.args.begin(), l.args.end(),
+                                        [](const pyspark::Arg& a) { return a.keyword == "on" || a.keyword == "how"; });
+      if (c.is_dataframe || (other != nullptr && other->is_dataframe) || keywords) return true;
+    }
   for (const auto& cell : m.file->cells) {
     const std::string_view t = cell.text;
     for (std::size_t at = t.find("JOIN"); at != std::string_view::npos; at = t.find("JOIN", at + 1))

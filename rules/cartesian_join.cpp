@@ -26,7 +26,8 @@ literal, `F.lit(True)`), and `rdd.cartesian(other)`. A condition Spark can hash 
 AND-ed with anything, `eqNullSafe`, key names) is fine; a condition held in a variable is not
 judged. Not reported when both sides are tiny by construction (literal rows, `spark.range(small)`,
 `limit(n)`) or one side is a single row (a global aggregate); RDD `join` is a key join and pandas
-`join` is not Spark.
+`join` is not Spark. When only one side is tiny by construction it is an `info`: each row of the other
+side is repeated that many times, which is often the point (a row per scenario).
 
 ## Why is this bad?
 The join compares `left rows × right rows` pairs: a million rows against a million rows is 10^12
@@ -206,6 +207,12 @@ void check_cartesian_join_source(SourceContext& ctx) {
       bool one_row = (left && left->rows == pyspark::Rows::one) || (right && right->rows == pyspark::Rows::one);
       if ((left && right) || one_row) continue;
       auto& d = ctx.report(chain.cell, l.name_pos, what);
+      // One side a few rows built on the driver: each row of the other is repeated that many times,
+      // often the point (a row per scenario); Spark broadcasts the small side. Advice.
+      if (left || right) {
+        d.severity = Severity::info;
+        d.message += " (one side is " + (left ? left->why : right->why) + ": the other is repeated that many times)";
+      }
       ctx.attach_fix(d, "Join on a key", Applicability::display_only,
                      l.name == "join" && what.rfind("join condition", 0) == 0
                          ? "Add an equality between the two sides (`(a.k == b.k) & (...)`) so Spark can hash the "

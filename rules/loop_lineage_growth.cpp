@@ -19,8 +19,10 @@ Finds `df = df.union(...)` (`unionByName`, `unionAll`), `df = df.join(...)` (`cr
 `df = df.select(...)` inside a `for` or `while` loop, where `df` carries over from the previous turn
 (it was bound before the loop, or from itself). `withColumn` in a loop is `withcolumn-in-loop`.
 
-Not reported: a loop over a list the code spells out with three items or fewer, or `range(n)` with
-`n <= 3` (the plan grows by at most three); a name read afresh each turn (`df = spark.read...` in the
+A warning when the code shows more than 20 turns (`range(100)`, a long literal list); an `info` when
+it does not show how many (a loop over rows, files or a parameter). Not reported: a loop over a list
+the code spells out with 20 items or fewer, or `range(n)` with `n <= 20` (a plan of 20 nested
+unions plans in well under a second); test code; a name read afresh each turn (`df = spark.read...` in the
 body, `for df in frames:`); a loop that cuts the lineage of that name (`df = df.checkpoint()`,
 `localCheckpoint()`).
 
@@ -68,6 +70,10 @@ bool lineage_cut_in_loop(const pyspark::SourceModel& m, int loop, const std::str
 
 }  // namespace
 
+namespace {
+constexpr int kFewTurns = 20;
+}  // namespace
+
 void check_loop_lineage_growth(SourceContext& ctx) {
   const auto& m = ctx.model();
   static const util::NameSet growing{"union", "unionByName", "unionAll", "join", "crossJoin", "select"};
@@ -76,10 +82,12 @@ void check_loop_lineage_growth(SourceContext& ctx) {
     if (!chain.in_loop || chain.loop == 0 || chain.assigned_to.empty() || chain.assigned_to != chain.root ||
         chain.root_is_call)
       continue;
+    int turns = -1;
     if (chain.loop <= static_cast<int>(m.loops.size())) {
-      int turns = m.loops[static_cast<std::size_t>(chain.loop - 1)].known_turns;
-      if (turns >= 0 && turns <= 3) continue;
+      turns = m.loops[static_cast<std::size_t>(chain.loop - 1)].known_turns;
+      if (turns >= 0 && turns <= kFewTurns) continue;
     }
+    if (in_test_code(m, chain)) continue;
     if (!carried_across_turns(chain)) continue;
     const std::string root(chain.root);
     if (lineage_cut_in_loop(m, chain.loop, root)) continue;
@@ -97,6 +105,12 @@ void check_loop_lineage_growth(SourceContext& ctx) {
                         : kind == "join" ? "Join once on all keys (or the combined lookup table), or `" + root + " = " +
                                                root + ".localCheckpoint()` every few turns."
                                          : "Build the column list in the loop and call `select` once after it.";
+      // A warning when the code shows many turns; a loop over data (rows, files, a parameter) may
+      // turn twice or two thousand times.
+      if (turns < 0) {
+        d.severity = Severity::info;
+        d.message += " (the code does not show how many turns)";
+      }
       ctx.attach_fix(d, "Combine once, or cut the lineage", Applicability::display_only, fix);
       break;
     }

@@ -311,8 +311,9 @@ class Graph {
       forks += own;
       reached.push_back(*a);
     }
-    // Uses in different branches of one if statement: the largest branch counts, not their sum.
-    std::map<int, std::map<int, std::pair<int, int>>> by_if;  // if id -> branch -> (runs, forks)
+    // Uses in different branches of one if statement: the largest branch counts, not their sum, at
+    // every level of nested ifs.
+    std::vector<Contribution> uses;
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
       int r = runs(*u, shuffles, reached, root_loop, depth + 1);
@@ -320,24 +321,11 @@ class Graph {
       // Computed once, into the cache; as a fork, one per use (two for a use in a loop).
       if (caches(*u) || cached_later(*u)) r = 1;
       const int fork = std::min(r, u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1);
-      if (auto branch = first_branch_not_in(*u, c)) {
-        auto& b = by_if[branch->first][branch->second];
-        b.first += r;
-        b.second += fork;
-        continue;
-      }
-      total += r;
-      forks += fork;
+      uses.push_back({branches_not_in(*u, c), r, fork});
     }
-    for (const auto& [id, branches] : by_if) {
-      int most = 0, most_forks = 0;
-      for (const auto& [b, r] : branches) {
-        most = std::max(most, r.first);
-        most_forks = std::max(most_forks, r.second);
-      }
-      total += most;
-      forks += most_forks;
-    }
+    const auto [runs_of_uses, forks_of_uses] = combine(uses, 0);
+    total += runs_of_uses;
+    forks += forks_of_uses;
     if (direct != nullptr) *direct = std::min(forks, 1000);
     return std::min(total, 1000);
   }
@@ -349,10 +337,42 @@ class Graph {
                ? m_.loops[static_cast<std::size_t>(loop - 1)].known_turns
                : -1;
   }
-  static std::optional<std::pair<int, int>> first_branch_not_in(const Chain& u, const Chain& c) {
+  // The if branches around use `u` that are not around `c`, outermost first.
+  static std::vector<std::pair<int, int>> branches_not_in(const Chain& u, const Chain& c) {
+    std::vector<std::pair<int, int>> out;
     for (const auto& b : u.branches)
-      if (std::find(c.branches.begin(), c.branches.end(), b) == c.branches.end()) return b;
-    return std::nullopt;
+      if (std::find(c.branches.begin(), c.branches.end(), b) == c.branches.end()) out.push_back(b);
+    return out;
+  }
+  // A use's runs and forks, with the branches it sits in.
+  struct Contribution {
+    std::vector<std::pair<int, int>> path;
+    int runs, forks;
+  };
+  // The runs and forks of uses: those outside any further branch add up; of the branches of one if,
+  // only the largest counts (one branch runs), each branch counted the same way one level down.
+  static std::pair<int, int> combine(std::vector<Contribution>& items, std::size_t level) {
+    int total = 0, forks = 0;
+    std::map<int, std::map<int, std::vector<Contribution>>> by_if;  // if id -> branch -> its uses
+    for (auto& item : items) {
+      if (item.path.size() <= level) {
+        total += item.runs;
+        forks += item.forks;
+        continue;
+      }
+      by_if[item.path[level].first][item.path[level].second].push_back(std::move(item));
+    }
+    for (auto& [id, branches] : by_if) {
+      int most = 0, most_forks = 0;
+      for (auto& [b, list] : branches) {
+        const auto [r, f] = combine(list, level + 1);
+        most = std::max(most, r);
+        most_forks = std::max(most_forks, f);
+      }
+      total += most;
+      forks += most_forks;
+    }
+    return {total, forks};
   }
 
   const pyspark::SourceModel& m_;

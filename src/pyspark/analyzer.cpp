@@ -1829,6 +1829,12 @@ class Analyzer {
         loop.over_columns = over.find(".columns") != std::string_view::npos ||
                             over.find(".schema") != std::string_view::npos ||
                             over.find(".dtypes") != std::string_view::npos;
+        // `[c for c in df.columns if c.startswith("out_")]`: the columns a condition picks, as many
+        // as the data has, which the code does not show.
+        if (Node right = field<"right">(n); is<"list_comprehension">(right) || is<"generator_expression">(right) ||
+                                            is<"set_comprehension">(right))
+          for (Node part : named_children(right))
+            if (is<"if_clause">(part)) loop.over_columns = false;
       }
       auto saved_targets = loop_targets_;
       if (t == "for_statement") note_loop_targets(field<"left">(n), depth + 1);
