@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lays out the production evaluation corpus (manifest.tsv) from local mirrors of the repositories it
 # names, without network: MIRRORS/owner+name/repo is a git directory of each one (what the `fetch`
-# tool or `git clone --mirror` leaves). Files land in OUT/SPLIT/owner/name/path, SPLIT from repos.tsv.
+# tool or `git clone --mirror` leaves; a clone with a work tree also works). Files land in OUT/SPLIT/owner/name/path, SPLIT from repos.tsv.
 # usage: rebuild.sh MIRRORS OUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +13,9 @@ missing=0
 while IFS=$'\t' read -r repo commit path; do
   dest="$out/${split[$repo]}/$repo/$path"
   mkdir -p "$(dirname "$dest")"
-  if ! git --git-dir="$mirrors/${repo/\//+}/repo" show "$commit:$path" >"$dest" 2>/dev/null; then
+  gitdir="$mirrors/${repo/\//+}/repo"
+  [ -d "$gitdir/.git" ] && gitdir="$gitdir/.git"  # a clone with a work tree
+  if ! git --git-dir="$gitdir" show "$commit:$path" >"$dest" 2>/dev/null; then
     echo "missing: $repo@$commit:$path" >&2
     rm -f "$dest"
     missing=$((missing + 1))
