@@ -175,9 +175,11 @@ bool nondeterministic_udf(const pyspark::SourceModel& m, const pyspark::Expr& ca
       const std::size_t begin = t.rfind('\n', at) == std::string_view::npos ? 0 : t.rfind('\n', at) + 1;
       const std::string_view line = t.substr(begin, at - begin);
       for (std::size_t k = line.find(fn); k != std::string_view::npos; k = line.find(fn, k + 1)) {
-        const bool starts = k == 0 || (std::isalnum(static_cast<unsigned char>(line[k - 1])) == 0 && line[k - 1] != '_');
+        const bool starts =
+            k == 0 || (std::isalnum(static_cast<unsigned char>(line[k - 1])) == 0 && line[k - 1] != '_');
         const std::size_t e = k + fn.size();
-        const bool ends = e >= line.size() || (std::isalnum(static_cast<unsigned char>(line[e])) == 0 && line[e] != '_');
+        const bool ends =
+            e >= line.size() || (std::isalnum(static_cast<unsigned char>(line[e])) == 0 && line[e] != '_');
         if (starts && ends) return true;
       }
     }

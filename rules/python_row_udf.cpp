@@ -278,9 +278,9 @@ void check_python_row_udf_source(SourceContext& ctx) {
                          what + " is a row-at-a-time Python UDF: every row is serialised to a Python worker and back" +
                              (builtin.empty() ? "" : "; the built-in " + builtin + " does the same in the JVM") +
                              (advice.empty() ? "" : "; " + advice.text()) +
-                             (!applied                                ? " (it is not called in this file: the cost is where it is)"
+                             (!applied ? " (it is not called in this file: the cost is where it is)"
                               : volume == pyspark::Volume::unknown ? " (on rows whose number the code does not show)"
-                                                                     : ""));
+                                                                   : ""));
     // A warning when it runs on a read of a table or files. Made here but called elsewhere (a helper
     // module, a shared notebook), or called on a DataFrame of unknown size (a parameter): advice.
     if (volume != pyspark::Volume::large) d.severity = Severity::info;

@@ -22,14 +22,15 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
 - `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach` on a DataFrame's RDD (also through a name:
   `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back. A plain projection
   that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
-  collect costs more than the detour. A warning needs the rows to be many as far as the code shows
-  (the DataFrame reads a table or files); of a DataFrame whose size is not shown (a parameter) it is
-  an `info`; rows built on the driver, a `.take(n)` / `.first()` right after the function, and test
-  code are not reported.
+  collect costs more than the detour.
 - `groupByKey()` on an RDD followed by an aggregate of each group (`mapValues(len)`, `mapValues(sum)`,
   `mapValues(lambda v: sum(v) / len(v))`, `.map(lambda kv: (kv[0], sum(kv[1])))`): every value is
   shuffled and held in memory per key, where `reduceByKey` or `aggregateByKey` would combine on the
   map side first. `groupByKey().mapValues(list)` (the groups themselves are wanted) is not reported.
+
+A warning on the RDD of a DataFrame that reads a table or files; an `info` when the code does not
+show how many rows (a parameter); rows built on the driver, a `.take(n)` / `.first()` right after
+the function, and test code are not reported.
 
 `getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` (per-partition set-up, such
 as a connection) are not reported.

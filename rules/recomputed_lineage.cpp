@@ -494,8 +494,8 @@ void check_recomputed_lineage(SourceContext& ctx) {
     // A warning when the shuffle is computed in full twice: two actions that read all of it (a write,
     // a count, a collect), or one that reads it more than once. A preview (show, display, first)
     // of a shuffled lineage computes it again too, but is often a look while developing.
-    const int full = static_cast<int>(
-        std::count_if(reached.begin(), reached.end(), [](const Action& a) { return !a.preview(); }));
+    const int full =
+        static_cast<int>(std::count_if(reached.begin(), reached.end(), [](const Action& a) { return !a.preview(); }));
     const bool advice = shuffles && full < 2 && !(full == 1 && total > static_cast<int>(reached.size()));
     if (advice) {
       d.severity = Severity::info;

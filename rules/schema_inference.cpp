@@ -141,7 +141,8 @@ Input input_of(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& 
         return Input::small;
     }
     if (e.text().find("__file__") != std::string_view::npos) return Input::small;
-    if (const auto p = e.string_value(); p && std::string_view(*p).find_first_of("*?[{") != std::string_view::npos) return Input::many;
+    if (const auto p = e.string_value(); p && std::string_view(*p).find_first_of("*?[{") != std::string_view::npos)
+      return Input::many;
     if (e.kind() == "list" || e.kind() == "tuple") {
       std::size_t items = 0;
       for (std::string_view t = e.text(); const char c : t) items += c == ',' ? 1 : 0;

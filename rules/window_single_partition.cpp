@@ -1,4 +1,6 @@
 // window-single-partition: a Window fed by Exchange SinglePartition (a window without partitionBy).
+#include <optional>
+
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
 
@@ -17,6 +19,11 @@ extern const RuleInfo kWindowSinglePartition{"SPK106",
                                              R"md(## What it does
 Finds a `Window` without a partition spec whose input comes from `Exchange SinglePartition`: the
 window was defined with `Window.orderBy(...)` and no `partitionBy(...)`.
+
+In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`. A warning when the file uses it
+(`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
+many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
+rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway.
 
 ## Why is this bad?
 All rows of the DataFrame are moved to one partition and sorted by one task on one executor. Spark
@@ -77,6 +84,36 @@ void check_window_single_partition(PlanContext& ctx) {
 }
 
 // Source: Window.orderBy(...) without partitionBy(...) in the same specification.
+namespace {
+
+// How many rows the windows built from spec `w` run over, at most, as far as the file shows: the rows
+// before each step whose arguments use it (`.over(w)` with its name, or the spec written inline).
+// nullopt: the file does not use it.
+std::optional<pyspark::Volume> used_over(const pyspark::SourceModel& m, const pyspark::Chain& w) {
+  const std::string name(w.assigned_to);
+  const std::string by_name = ".over(" + name + ")";
+  std::optional<pyspark::Volume> most;
+  for (const auto& chain : m.chains) {
+    if (&chain == &w || chain.links.empty()) continue;
+    std::optional<std::size_t> at;
+    for (std::size_t i = 0; i < chain.links.size() && !at; ++i)
+      for (const auto& a : chain.links[i].args) {
+        const pyspark::Pos& p = a.value.pos();
+        const bool inline_spec =
+            chain.cell == w.cell && p.start_byte <= w.pos.start_byte && w.pos.end_byte <= p.end_byte;
+        if (inline_spec || (!name.empty() && a.value.text().find(by_name) != std::string_view::npos)) at = i;
+      }
+    if (!at) continue;
+    auto pipeline = chain.pipeline();
+    const std::size_t index = pipeline.size() - chain.links.size() + *at;
+    const pyspark::Volume v = pyspark::volume_of(pyspark::rows_before(m, pipeline, index).rows);
+    if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
+  }
+  return most;
+}
+
+}  // namespace
+
 void check_window_single_partition_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   std::string buffer;
@@ -91,8 +128,14 @@ void check_window_single_partition_source(SourceContext& ctx) {
       if (l.name == "orderBy" && order == nullptr) order = &l;
     }
     if (order == nullptr || partitioned) continue;
+    // Over rows built on the driver, one partition holds them anyway. A warning when the window runs
+    // over a read of a table or files; advice when the file does not show how many rows.
+    const std::optional<pyspark::Volume> volume = used_over(m, chain);
+    if (volume == pyspark::Volume::small) continue;
     auto& d = ctx.report(chain.cell, order->name_pos,
-                         "window ordered without partitionBy: Spark moves every row into one partition");
+                         std::string("window ordered without partitionBy: Spark moves every row into one partition") +
+                             (volume == pyspark::Volume::large ? "" : " (how many rows is not shown here)"));
+    if (volume != pyspark::Volume::large) d.severity = Severity::info;
     ctx.attach_fix(d, "Partition the window", Applicability::display_only,
                    "Window.partitionBy(\"<key>\").orderBy(...)");
   }

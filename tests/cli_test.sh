@@ -93,8 +93,8 @@ print("ok   json cell fields")
 PY
 check "python file via stdin name" 1 bash -c "printf 'rows = spark.table(\"t\").join(spark.table(\"u\"), \"k\").collect()\\n' | \"$planlint\" - --stdin-filename job.py"
 contains "stdin python linted as python" out "job.py:1:53: warning"
-check "syntax error in one file, others still linted" 1 "$planlint" "$fixtures/source/python-syntax/bad_python2.py" "$fixtures/source/cartesian-join/bad_cross.py"
-contains "syntax error reported" out "bad_python2.py:3:1: error"
+check "syntax error in one file, others still linted" 1 "$planlint" "$fixtures/source/python-syntax/bad_unbalanced.py" "$fixtures/source/cartesian-join/bad_cross.py"
+contains "syntax error reported" out "bad_unbalanced.py:3:7: error"
 contains "other file linted" out "[cartesian-join]"
 
 python3 -c "

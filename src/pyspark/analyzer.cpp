@@ -1395,8 +1395,14 @@ class Analyzer {
   }
 
   // `upper = F.udf(lambda s: s.upper())`, `f = udf(fn, "int")`, `g = pandas_udf(...)`.
+  // `udf(f).asNondeterministic()` is still the UDF: the only link that keeps a chain one.
+  static bool only_udf_marks(const Chain& chain) {
+    return std::all_of(chain.links.begin(), chain.links.end(),
+                       [](const Link& l) { return l.is_call && l.name == "asNondeterministic"; });
+  }
+
   void note_udf_binding(const std::string& name, const Chain& chain) {
-    if (!chain.root_is_call || !chain.links.empty()) return;
+    if (!chain.root_is_call || !only_udf_marks(chain)) return;
     if (chain.root == "pyspark.sql.functions.udf" || is_user_defined_function(chain.root)) m_.udf_names.insert(name);
     if (chain.root == "pyspark.sql.functions.pandas_udf") m_.pandas_udf_names.insert(name);
     for (auto& u : m_.udfs)
@@ -1432,7 +1438,7 @@ class Analyzer {
   // sqlContext.registerFunction(name, f).
   void note_udf_call(const Chain& c) {
     if (c.root_is_call && (c.root == "pyspark.sql.functions.udf" || is_user_defined_function(c.root)) &&
-        c.links.empty()) {
+        only_udf_marks(c)) {
       UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call", "", std::string(c.function)};
       u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
       if (!c.root_args.empty() && c.root_args[0].value.kind() == "identifier") u.function = c.root_args[0].value.text();
@@ -1831,8 +1837,8 @@ class Analyzer {
                             over.find(".dtypes") != std::string_view::npos;
         // `[c for c in df.columns if c.startswith("out_")]`: the columns a condition picks, as many
         // as the data has, which the code does not show.
-        if (Node right = field<"right">(n); is<"list_comprehension">(right) || is<"generator_expression">(right) ||
-                                            is<"set_comprehension">(right))
+        if (Node right = field<"right">(n);
+            is<"list_comprehension">(right) || is<"generator_expression">(right) || is<"set_comprehension">(right))
           for (Node part : named_children(right))
             if (is<"if_clause">(part)) loop.over_columns = false;
       }

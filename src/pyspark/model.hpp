@@ -478,8 +478,8 @@ struct UdfDef {
   Pos pos;  // decorator, udf(...) call or register(...) call
   int cell = 1;
   std::optional<Expr::Lambda> lambda;
-  std::string how;       // "decorator", "udf-call", "register"
-  std::string function;  // the def it wraps (`@udf def f`, `udf(f)`, `register("n", f)`), "" for a lambda
+  std::string how;        // "decorator", "udf-call", "register"
+  std::string function;   // the def it wraps (`@udf def f`, `udf(f)`, `register("n", f)`), "" for a lambda
   std::string enclosing;  // the def it is made in, "" at module level
 };
 
@@ -490,7 +490,7 @@ struct ConfSetting {
   Pos pos;  // the call (or SQL SET statement)
   Pos value_pos;
   int cell = 1;
-  std::string via;  // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
+  std::string via;       // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
   std::string function;  // the enclosing def, "" at module level
   // Set when the setting is a statement of its own (`spark.conf.set(k, v)` on its line): the bytes
   // that removing the statement removes (its lines, line break included).

@@ -37,6 +37,29 @@ std::size_t shell_assignment_value(std::string_view line, std::size_t ind) {
   return i < line.size() && (line[i] == '!' || line[i] == '%') ? i : 0;
 }
 
+// Whether `text` has "# COMMAND ----------" at a line start, and none of them inside a triple-quoted
+// string (an odd number of `"""` or `'''` before it).
+bool separators_outside_strings(std::string_view text) {
+  constexpr std::string_view kSeparator = "\n# COMMAND ----------";
+  bool any = false;
+  std::size_t doubles = 0, singles = 0, counted_to = 0;  // quotes counted in text[0, counted_to)
+  auto count = [&](std::string_view quote, std::size_t from, std::size_t to) {
+    std::size_t n = 0;
+    for (std::size_t k = text.find(quote, from); k != std::string_view::npos && k + quote.size() <= to;
+         k = text.find(quote, k + quote.size()))
+      ++n;
+    return n;
+  };
+  for (std::size_t at = text.find(kSeparator); at != std::string_view::npos; at = text.find(kSeparator, at + 1)) {
+    doubles += count("\"\"\"", counted_to, at);
+    singles += count("'''", counted_to, at);
+    counted_to = at;
+    if (doubles % 2 != 0 || singles % 2 != 0) return false;
+    any = true;
+  }
+  return any;
+}
+
 // `pip install x`, `conda install x`: IPython runs these line magics without their '%' (automagic).
 // Two names in a row are never Python, so nothing valid is taken for one.
 bool automagic(std::string_view line) {
@@ -192,7 +215,8 @@ void load_databricks(SourceFile& f) {
   std::size_t offset = 0;
   for (std::size_t i = 0; i < lines.size(); offset += lines[i].size(), ++i) {
     std::string_view l = strip_eol(lines[i]);
-    if (i == 0 && (l.rfind("# Databricks notebook source", 0) == 0 || l.rfind("\xEF\xBB\xBF# Databricks notebook source", 0) == 0))
+    if (i == 0 && (l.rfind("# Databricks notebook source", 0) == 0 ||
+                   l.rfind("\xEF\xBB\xBF# Databricks notebook source", 0) == 0))
       continue;
     if (cell.lines.empty()) cell.raw_begin = offset;
     if (l.rfind("# COMMAND ----------", 0) == 0) {
@@ -547,10 +571,12 @@ SourceFile load_source(std::string path, std::string raw) {
     load_jupyter(f);
     return f;
   }
-  // The header Databricks writes on line 1 (after a byte-order mark, if any). Separators alone do not
-  // make a notebook: a Python file may hold one in a string (a notebook it generates).
+  // The header Databricks writes on line 1 (after a byte-order mark, if any), or separators at line
+  // starts outside triple-quoted strings (a notebook whose header was cut off; a Python file that
+  // writes a notebook holds them in a string).
   const std::size_t header_at = f.raw.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
-  bool databricks = f.raw.compare(header_at, 28, "# Databricks notebook source") == 0;
+  bool databricks =
+      f.raw.compare(header_at, 28, "# Databricks notebook source") == 0 || separators_outside_strings(f.raw);
   if (databricks) {
     f.kind = SourceKind::databricks;
     load_databricks(f);
