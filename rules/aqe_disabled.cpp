@@ -30,7 +30,9 @@ instead (it says AQE is off), never two for one cause.
 In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.set`,
 `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` / `setAll([...])`,
 `sqlContext.setConf` or SQL `SET` (in `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells),
-with the key and value written literally or held in module-level constants.
+with the key and value written literally or held in module-level constants. Not reported in test
+code (functions named `test*`, files pytest collects, `tests/` folders) or in a file whose session
+runs on a local master (`master("local[*]")`): small data on one machine, nothing for AQE to win.
 
 ## Why is this bad?
 With AQE, Spark re-plans at every shuffle boundary using real sizes: it coalesces small shuffle
@@ -139,6 +141,8 @@ void check_aqe_disabled_source(SourceContext& ctx) {
     std::string v = s.value;
     for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (v != "false") continue;
+    // A test's session or a local one runs small data on one machine: nothing for AQE to win there.
+    if (in_test_code(ctx.model(), s.function) || ctx.model().local_master) continue;
     auto& d = ctx.report(s.cell, s.pos,
                          "adaptive query execution turned off (" + s.via +
                              "): no partition coalescing, no runtime broadcast joins, no skew handling");

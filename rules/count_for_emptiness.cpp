@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -24,8 +25,9 @@ pandas DataFrames and lists are never reported.
 Severity follows evidence: a warning when the counted rows come from a read of a table or files that
 nothing aggregates, limits or filters to a key; an info where their number is not in sight (a
 function parameter, a lookup), in an `assert` (a check expected to pass: when the answer is "empty",
-`isEmpty()` reads everything as well) and on a cached DataFrame; nothing for rows few by construction
-(`SHOW ...`, literal rows) or in test code.
+`isEmpty()` reads everything as well), on a cached DataFrame, and on a whole table or Parquet / ORC /
+Delta read with nothing but projections on the way (its count comes from file metadata); nothing for
+rows few by construction (`SHOW ...`, literal rows) or in test code.
 
 ## Why is this bad?
 `count()` runs a job over every partition of the input to produce a number that is then only
@@ -66,6 +68,33 @@ bool in_assert(std::string_view text, std::uint32_t at) {
   start = start == std::string_view::npos ? 0 : start + 1;
   std::size_t word = text.find_first_not_of(" \t", start);
   return word != std::string_view::npos && word <= at && text.substr(word, 7) == "assert ";
+}
+
+}  // namespace
+
+namespace {
+
+// `spark.table(t).count()`, `spark.read.parquet(p).count()`: every row of a table or of Parquet,
+// ORC or Delta files with nothing on the way but projections. Delta answers the count from its log,
+// Parquet and ORC from their footers' row counts: no column is read.
+bool whole_columnar_read(const std::vector<pyspark::Step>& pipeline) {
+  static const util::NameSet kReading{"read", "table", "format", "option", "options", "load", "parquet", "orc"};
+  static const util::NameSet kProjections{"select", "alias", "withColumnRenamed", "drop", "toDF"};
+  static const util::NameSet kColumnar{"delta", "parquet", "orc"};
+  bool columnar = false;
+  // From the read on (the session's own steps come before it).
+  std::size_t from = pipeline.size();
+  for (std::size_t i = 0; i + 1 < pipeline.size(); ++i)
+    if (pipeline[i].link->name == "read" || pipeline[i].link->name == "table") from = i;
+  if (from == pipeline.size()) return false;
+  for (std::size_t i = from; i + 1 < pipeline.size(); ++i) {  // the last step is the count
+    const pyspark::Link& l = *pipeline[i].link;
+    if (l.name == "table" || l.name == "parquet" || l.name == "orc") columnar = true;
+    if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
+      columnar = kColumnar.contains(std::string_view(*l.args[0].value.string_value()));
+    if (!kReading.contains(l.name) && !kProjections.contains(l.name)) return false;
+  }
+  return columnar;
 }
 
 }  // namespace
@@ -126,6 +155,9 @@ void check_count_for_emptiness(SourceContext& ctx) {
     } else if (volume != pyspark::Volume::large) {
       d.severity = Severity::info;
       d.message += " (the code does not show how many rows it counts)";
+    } else if (whole_columnar_read(pipeline)) {
+      d.severity = Severity::info;
+      d.message += " (a whole table or Parquet read: its count comes from file metadata, cheaply)";
     }
     Fix& f = ctx.attach_fix(d, rdd ? "Use isEmpty()" : "Ask for one row",
                             cached ? Applicability::unsafe : Applicability::safe, replacement);

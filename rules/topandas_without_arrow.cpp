@@ -23,10 +23,10 @@ is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `Sp
 SQL `SET`, anywhere in the file. A setting whose value is not a literal counts as enabled.
 
 Severity follows what the code shows of the rows. A warning for a `toPandas()` of a join, union or
-explode of a read of a table or files that nothing aggregates, limits or filters to a key, and for
-`createDataFrame` of a pandas DataFrame read from files (`pd.read_csv(...)`); an info where the size
-is not in sight (a plain read of one table, a function parameter, a lookup by key, a pandas
-DataFrame built in the code). Not reported: a `toPandas()` of a DataFrame that is small by
+explode of a read of a table or files that nothing aggregates, limits or filters to a key; an info
+where the size is not in sight (a plain read of one table, a function parameter, a lookup by key),
+and for every `createDataFrame` of a pandas DataFrame (read from files or built in the code: it fits
+in the driver's memory, and the code does not show whether that is ten rows or ten million). Not reported: a `toPandas()` of a DataFrame that is small by
 construction (`limit(n)`, a global aggregate, driver-built data: Arrow changes nothing for ten rows)
 or of a grouped aggregate (a row per key); test code (functions named `test*`, files pytest
 collects, `tests/` folders); code that runs on Databricks
@@ -164,7 +164,7 @@ void check_topandas_without_arrow(SourceContext& ctx) {
                                     "converted row by row on the driver"
                                   : "`createDataFrame` of a pandas DataFrame without Arrow: it is converted row by "
                                     "row on the driver (slow only when it has many rows)");
-        if (!read) d.severity = Severity::info;
+        d.severity = Severity::info;  // it fits on the driver; how many rows it holds is not shown
         ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
                        "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
       }

@@ -90,11 +90,24 @@ bool kernel_is_python(simdjson::dom::element notebook) {
 void mask_magics(std::string& text, CellLanguage& language) {
   std::size_t start = 0;
   bool first = true;
+  bool continued = false;  // the line before was a masked magic or shell line ending in '\'
+  // Whether a line ends with a backslash (before its line break): the magic goes on on the next line.
+  auto ends_continued = [](std::string_view line) {
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    return last != std::string_view::npos && line[last] == '\\';
+  };
   while (start < text.size()) {
     auto nl = text.find('\n', start);
     std::size_t end = nl == std::string::npos ? text.size() : nl;
     std::string_view line(text.data() + start, end - start);
     auto ind = line.find_first_not_of(" \t\r");  // a CRLF file's blank line is blank
+    if (continued) {
+      // `!az group create \` then `    --name x`: the shell command's next line.
+      continued = ends_continued(line);
+      std::fill(text.begin() + static_cast<long>(start), text.begin() + static_cast<long>(end), ' ');
+      start = end + 1;
+      continue;
+    }
     if (ind != std::string_view::npos) {
       char c = line[ind];
       if (first && line.substr(ind).rfind("%%", 0) == 0) {
@@ -127,6 +140,7 @@ void mask_magics(std::string& text, CellLanguage& language) {
         }
       }
       if (c == '%' || c == '!' || (first && c == '?') || automagic(line.substr(ind))) {
+        continued = ends_continued(line);
         std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
       } else if (std::size_t rhs = shell_assignment_value(line, ind); rhs != 0) {
         // `files = !ls $path`, `t = %timeit -o f()`: IPython binds the output; keep the name bound to 0.
