@@ -492,11 +492,12 @@ void check_recomputed_lineage(SourceContext& ctx) {
       message += "more than once, for each of: " + uses + " (some read it more than once: a union, a join or a loop)";
     auto& d = ctx.report(c.cell, c.pos, message + "; nothing caches it");
     // A warning when the shuffle is computed in full twice: two actions that read all of it (a write,
-    // a count, a collect), or one that reads it more than once. A preview (show, display, first)
-    // of a shuffled lineage computes it again too, but is often a look while developing.
+    // a count, a collect), or the only action reads it more than once (a self-join, a loop). A
+    // preview (show, display, first) of a shuffled lineage computes it again too, but is often a look
+    // while developing: with previews among the uses, only full uses count.
     const int full =
         static_cast<int>(std::count_if(reached.begin(), reached.end(), [](const Action& a) { return !a.preview(); }));
-    const bool advice = shuffles && full < 2 && !(full == 1 && total > static_cast<int>(reached.size()));
+    const bool advice = shuffles && full < 2 && !(full == 1 && reached.size() == 1 && total >= 2);
     if (advice) {
       d.severity = Severity::info;
       d.message += full == 0 ? " (its uses are previews: show, display, first, take, head)"

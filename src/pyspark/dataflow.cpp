@@ -321,6 +321,25 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     const Arg* path = l.arg(0, "path");
     if (path != nullptr && delta_log_path(path->value.text())) fact = {Rows::few, "a Delta transaction-log file"};
   }
+  // A row per file (`.text(path, wholetext=True)`, `option("wholetext", True)`, `format("binaryFile")`):
+  // as many rows as files, which the code does not show.
+  for (std::size_t k = 0; k < pipeline.size() && k < index && fact.rows == Rows::large; ++k) {
+    const Link& l = *pipeline[k].link;
+    if (!l.is_call) continue;
+    auto truthy = [](const Expr& e) {
+      return (e.bool_value() && *e.bool_value()) || (e.string_value() && lower(*e.string_value()) == "true");
+    };
+    bool per_file = false;
+    for (const Arg& a : l.args)
+      per_file = per_file || (lower(a.keyword) == "wholetext" && truthy(a.value));
+    if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value() &&
+        lower(*l.args[0].value.string_value()) == "wholetext" && truthy(l.args[1].value))
+      per_file = true;
+    if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value() &&
+        lower(*l.args[0].value.string_value()) == "binaryfile")
+      per_file = true;
+    if (per_file) fact = {Rows::unknown, "a row per file"};
+  }
   bool grouping = false;
   // Every name a branch below acts on (a new branch adds its names here): the other links, most of
   // them, are passed over without comparing their name with each.
