@@ -227,11 +227,25 @@ bool calls(std::string_view text, std::string_view name) {
 // registered one). nullopt: the file never calls it (a helper module, a shared notebook). An inline
 // `F.udf(lambda ...)(col)` has no name: its rows are not followed (unknown).
 std::optional<pyspark::Volume> applied_to(const pyspark::SourceModel& m, const pyspark::UdfDef& u) {
-  if (u.name.empty()) return pyspark::Volume::unknown;
   std::optional<pyspark::Volume> most;
   auto note = [&](pyspark::Volume v) {
     if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
   };
+  if (u.name.empty()) {
+    // Made inline (`.withColumn("id", F.udf(f)(col))`): applied by the step whose argument holds it.
+    for (const auto& chain : m.chains) {
+      if (chain.cell != u.cell || chain.links.empty()) continue;
+      const std::size_t own = chain.links.size();
+      for (std::size_t i = 0; i < own; ++i)
+        for (const auto& a : chain.links[i].args) {
+          const pyspark::Pos& p = a.value.pos();
+          if (p.start_byte > u.pos.start_byte || u.pos.end_byte > p.end_byte) continue;
+          auto pipeline = chain.pipeline();
+          note(pyspark::volume_of(pyspark::rows_before(m, pipeline, pipeline.size() - own + i).rows));
+        }
+    }
+    return most ? most : std::optional<pyspark::Volume>(pyspark::Volume::unknown);
+  }
   for (const auto& chain : m.chains) {
     const std::size_t own = chain.links.size();
     bool any = false;

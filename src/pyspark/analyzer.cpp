@@ -1579,6 +1579,13 @@ class Analyzer {
           Node args = field<"arguments">(cur);
           for (Node child : named_children(args)) visit(child, depth + 1);
           cur = field<"function">(cur);
+          // `F.udf(lambda: ...)()`, `udf(f)(col)`: a call made and called at once; the inner call is
+          // a chain of its own (a UDF made here).
+          if (is<"call">(cur))
+            if (const Chain* inner = build_chain(cur, depth + 1); inner != nullptr && noted_.insert(inner, true)) {
+              first_lambda_ = root_lambda(cur);
+              note_udf_call(*inner);
+            }
         } else if (is<"attribute">(cur)) {
           cur = field<"object">(cur);
         } else {

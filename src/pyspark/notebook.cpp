@@ -108,6 +108,11 @@ void mask_magics(std::string& text, CellLanguage& language) {
       start = end + 1;
       continue;
     }
+    // A Databricks cell's title line ("# DBTITLE 1,Title") comes before the cell's magic.
+    if (ind != std::string_view::npos && first && line.substr(ind).rfind("# DBTITLE", 0) == 0) {
+      start = end + 1;
+      continue;
+    }
     if (ind != std::string_view::npos) {
       char c = line[ind];
       if (first && line.substr(ind).rfind("%%", 0) == 0) {
