@@ -192,6 +192,10 @@ bool nondeterministic_udf(const pyspark::SourceModel& m, const pyspark::Expr& ca
 void check_filter_after_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   auto is_filter = [](const pyspark::Link& l) { return (l.name == "filter" || l.name == "where") && !l.args.empty(); };
+  // Only a nondeterministic UDF keeps filters above it: a file that marks none has nothing to report.
+  if (std::none_of(m.file->cells.begin(), m.file->cells.end(),
+                   [](const pyspark::Cell& c) { return c.text.find("asNondeterministic") != std::string::npos; }))
+    return;
   for (const auto& chain : m.chains) {
     if (!chain.is_dataframe) continue;
     if (!has_own_link(chain, is_filter)) continue;

@@ -2,6 +2,11 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
@@ -207,78 +212,103 @@ namespace {
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
-// Whether `text` calls `name`: `name(` at a word's start, not `def name(` (the function a decorator
-// makes a UDF) and not `x.name(`.
-bool calls(std::string_view text, std::string_view name) {
-  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-    if (at > 0 && (identifier_char(text[at - 1]) || text[at - 1] == '.')) continue;
-    std::size_t next = at + name.size();
-    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
-    if (next >= text.size() || text[next] != '(') continue;
-    const std::size_t before = at == 0 ? std::string_view::npos : text.find_last_not_of(" \t", at - 1);
-    if (before != std::string_view::npos && before >= 2 && text.substr(before - 2, 3) == "def") continue;
-    return true;
-  }
-  return false;
-}
-
-// How many rows the file runs the UDF `u` on, at most, as far as it shows: the rows of each DataFrame
-// whose step calls it (`df.withColumn("c", f("x"))`, `spark.sql("SELECT f(x) FROM t")` for a
-// registered one). nullopt: the file never calls it (a helper module, a shared notebook). An inline
-// `F.udf(lambda ...)(col)` has no name: its rows are not followed (unknown).
-std::optional<pyspark::Volume> applied_to(const pyspark::SourceModel& m, const pyspark::UdfDef& u) {
-  std::optional<pyspark::Volume> most;
-  auto note = [&](pyspark::Volume v) {
-    if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
-  };
-  if (u.name.empty()) {
-    // Made inline (`.withColumn("id", F.udf(f)(col))`): applied by the step whose argument holds it.
-    for (const auto& chain : m.chains) {
-      if (chain.cell != u.cell || chain.links.empty()) continue;
-      const std::size_t own = chain.links.size();
-      for (std::size_t i = 0; i < own; ++i)
+// Where the file calls names, indexed once per file (a file may make thousands of UDFs): every
+// `name(` in the arguments of each DataFrame step (in Python, or in the SQL text of a query), and in
+// the text of each cell. Not `def name(` (the function a decorator makes a UDF), not `x.name(`.
+class CallSites {
+ public:
+  explicit CallSites(const pyspark::SourceModel& m) : m_(m) {
+    for (const auto& chain : m.chains)
+      for (std::size_t i = 0; i < chain.links.size(); ++i)
         for (const auto& a : chain.links[i].args) {
-          const pyspark::Pos& p = a.value.pos();
-          if (p.start_byte > u.pos.start_byte || u.pos.end_byte > p.end_byte) continue;
-          auto pipeline = chain.pipeline();
-          note(pyspark::volume_of(pyspark::rows_before(m, pipeline, pipeline.size() - own + i).rows));
+          for_each_call(a.value.text(), [&](std::string_view name) {
+            auto& list = by_name_[std::string(name)];
+            if (list.empty() || list.back().chain != &chain || list.back().link != i) list.push_back({&chain, i});
+          });
+          args_.push_back({chain.cell, a.value.pos().start_byte, a.value.pos().end_byte, &chain, i});
         }
-    }
-    return most ? most : std::optional<pyspark::Volume>(pyspark::Volume::unknown);
+    for (const auto& cell : m.file->cells)
+      for_each_call(cell.text, [&](std::string_view name) { anywhere_.emplace(name); });
+    std::sort(args_.begin(), args_.end(),
+              [](const ArgAt& a, const ArgAt& b) { return std::tie(a.cell, a.start) < std::tie(b.cell, b.start); });
   }
-  for (const auto& chain : m.chains) {
-    const std::size_t own = chain.links.size();
-    bool any = false;
-    for (const auto& l : chain.links)
-      for (const auto& a : l.args) any = any || calls(a.value.text(), u.name);
-    if (!any) continue;
-    auto pipeline = chain.pipeline();
-    for (std::size_t i = pipeline.size() - own; i < pipeline.size(); ++i) {
-      const pyspark::Link& l = *pipeline[i].link;
-      for (const auto& a : l.args) {
-        if (!calls(a.value.text(), u.name)) continue;
-        // A step computes its rows from the step before it; a query's rows are its own.
-        const std::size_t at = l.name == "sql" ? i + 1 : i;
-        note(pyspark::volume_of(pyspark::rows_before(m, pipeline, at).rows));
+
+  // How many rows the file runs the UDF `u` on, at most, as far as it shows: the rows before each
+  // step whose arguments call it (`df.withColumn("c", f("x"))`, `spark.sql("SELECT f(x) FROM t")` for
+  // a registered one), or, for a UDF made inline (`F.udf(f)(col)`), before the step holding it.
+  // nullopt: the file never calls it (a helper module, a shared notebook).
+  [[nodiscard]] std::optional<pyspark::Volume> applied_to(const pyspark::UdfDef& u) const {
+    std::optional<pyspark::Volume> most;
+    auto note = [&](const pyspark::Chain& chain, std::size_t link) {
+      auto pipeline = chain.pipeline();
+      std::size_t at = pipeline.size() - chain.links.size() + link;
+      if (chain.links[link].name == "sql") ++at;  // a step reads the rows before it; a query its own
+      const pyspark::Volume v = pyspark::volume_of(pyspark::rows_before(m_, pipeline, at).rows);
+      if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
+    };
+    if (u.name.empty()) {
+      // The arguments that hold the inline UDF: those starting at or before it (sorted by start), the
+      // nearest first, as far back as an argument can still enclose it.
+      auto it = std::upper_bound(
+          args_.begin(), args_.end(), std::make_pair(u.cell, u.pos.start_byte),
+          [](const std::pair<int, std::uint32_t>& k, const ArgAt& a) { return k < std::make_pair(a.cell, a.start); });
+      for (int looked = 0; it != args_.begin() && looked < 256; ++looked) {
+        --it;
+        if (it->cell != u.cell) break;
+        if (it->end >= u.pos.end_byte) note(*it->chain, it->link);
       }
+      return most ? most : std::optional<pyspark::Volume>(pyspark::Volume::unknown);
+    }
+    if (auto found = by_name_.find(u.name); found != by_name_.end())
+      for (const auto& site : found->second) note(*site.chain, site.link);
+    if (most) return most;
+    // Called where no DataFrame step holds it (a function's return value, a comprehension): unknown.
+    if (anywhere_.count(u.name) != 0) return pyspark::Volume::unknown;
+    return std::nullopt;
+  }
+
+ private:
+  template <class F>
+  static void for_each_call(std::string_view text, F&& f) {
+    for (std::size_t at = text.find('('); at != std::string_view::npos; at = text.find('(', at + 1)) {
+      std::size_t end = at;
+      while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+      std::size_t begin = end;
+      while (begin > 0 && identifier_char(text[begin - 1])) --begin;
+      if (begin == end || std::isdigit(static_cast<unsigned char>(text[begin])) != 0) continue;
+      if (begin > 0 && text[begin - 1] == '.') continue;
+      const std::size_t before = begin == 0 ? std::string_view::npos : text.find_last_not_of(" \t", begin - 1);
+      if (before != std::string_view::npos && before >= 2 && text.substr(before - 2, 3) == "def") continue;
+      f(text.substr(begin, end - begin));
     }
   }
-  if (most) return most;
-  // Called where no DataFrame step holds it (a function's return value, a comprehension): unknown.
-  for (const auto& cell : m.file->cells)
-    if (calls(cell.text, u.name)) return pyspark::Volume::unknown;
-  return std::nullopt;
-}
+  struct Site {
+    const pyspark::Chain* chain;
+    std::size_t link;
+  };
+  struct ArgAt {
+    int cell;
+    std::uint32_t start, end;
+    const pyspark::Chain* chain;
+    std::size_t link;
+  };
+  const pyspark::SourceModel& m_;
+  std::unordered_map<std::string, std::vector<Site>> by_name_;
+  std::unordered_set<std::string> anywhere_;
+  std::vector<ArgAt> args_;
+};
 
 }  // namespace
 
 void check_python_row_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
+  std::optional<CallSites> sites;  // built for the first row UDF: most files have none
   for (const auto& u : m.udfs) {
     if (u.kind != pyspark::UdfKind::row) continue;
     // A UDF defined by a test is there to be tested on a fixture; its cost is where production calls it.
     if (in_test_code(m, std::string_view(u.enclosing))) continue;
-    const std::optional<pyspark::Volume> volume = applied_to(m, u);
+    if (!sites) sites.emplace(m);
+    const std::optional<pyspark::Volume> volume = sites->applied_to(u);
     if (volume == pyspark::Volume::small) continue;  // run on a few rows built on the driver
     const bool applied = volume.has_value();
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();

@@ -1,5 +1,9 @@
 // window-single-partition: a Window fed by Exchange SinglePartition (a window without partitionBy).
 #include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
@@ -86,37 +90,63 @@ void check_window_single_partition(PlanContext& ctx) {
 // Source: Window.orderBy(...) without partitionBy(...) in the same specification.
 namespace {
 
-// How many rows the windows built from spec `w` run over, at most, as far as the file shows: the rows
-// before each step whose arguments use it (`.over(w)` with its name, or the spec written inline).
-// nullopt: the file does not use it.
-std::optional<pyspark::Volume> used_over(const pyspark::SourceModel& m, const pyspark::Chain& w) {
-  const std::string name(w.assigned_to);
-  const std::string by_name = ".over(" + name + ")";
-  std::optional<pyspark::Volume> most;
-  for (const auto& chain : m.chains) {
-    if (&chain == &w || chain.links.empty()) continue;
-    std::optional<std::size_t> at;
-    for (std::size_t i = 0; i < chain.links.size() && !at; ++i)
-      for (const auto& a : chain.links[i].args) {
-        const pyspark::Pos& p = a.value.pos();
-        const bool inline_spec =
-            chain.cell == w.cell && p.start_byte <= w.pos.start_byte && w.pos.end_byte <= p.end_byte;
-        if (inline_spec || (!name.empty() && a.value.text().find(by_name) != std::string_view::npos)) at = i;
-      }
-    if (!at) continue;
-    auto pipeline = chain.pipeline();
-    const std::size_t index = pipeline.size() - chain.links.size() + *at;
-    const pyspark::Volume v = pyspark::volume_of(pyspark::rows_before(m, pipeline, index).rows);
-    if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
+// Where the file applies window specs, indexed once per file: for each `.over(...)` in the arguments
+// of a DataFrame step, the text between its parentheses (a spec's name, or a spec written inline),
+// with the step.
+class OverSites {
+ public:
+  explicit OverSites(const pyspark::SourceModel& m) : m_(m) {
+    constexpr std::string_view kOver = ".over(";
+    for (const auto& chain : m.chains)
+      for (std::size_t i = 0; i < chain.links.size(); ++i)
+        for (const auto& a : chain.links[i].args) {
+          const std::string_view t = a.value.text();
+          for (std::size_t at = t.find(kOver); at != std::string_view::npos; at = t.find(kOver, at + 1)) {
+            const std::size_t open = at + kOver.size();
+            int depth = 1;
+            std::size_t close = open;
+            for (; close < t.size() && depth > 0; ++close) depth += t[close] == '(' ? 1 : t[close] == ')' ? -1 : 0;
+            if (depth != 0) continue;
+            auto& list = by_spec_[std::string(trimmed(t.substr(open, close - 1 - open)))];
+            if (list.empty() || list.back().first != &chain || list.back().second != i) list.emplace_back(&chain, i);
+          }
+        }
   }
-  return most;
-}
+
+  // How many rows the windows of spec `w` run over, at most, as far as the file shows. nullopt: the
+  // file does not use it.
+  [[nodiscard]] std::optional<pyspark::Volume> used_over(const pyspark::Chain& w, std::string_view cell_text) const {
+    std::string key(w.assigned_to);
+    if (key.empty() && w.pos.end_byte <= cell_text.size())
+      key = std::string(trimmed(cell_text.substr(w.pos.start_byte, w.pos.end_byte - w.pos.start_byte)));
+    auto found = by_spec_.find(key);
+    if (found == by_spec_.end()) return std::nullopt;
+    std::optional<pyspark::Volume> most;
+    for (const auto& [chain, link] : found->second) {
+      auto pipeline = chain->pipeline();
+      const std::size_t index = pipeline.size() - chain->links.size() + link;
+      const pyspark::Volume v = pyspark::volume_of(pyspark::rows_before(m_, pipeline, index).rows);
+      if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
+    }
+    return most;
+  }
+
+ private:
+  static std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  }
+  const pyspark::SourceModel& m_;
+  std::unordered_map<std::string, std::vector<std::pair<const pyspark::Chain*, std::size_t>>> by_spec_;
+};
 
 }  // namespace
 
 void check_window_single_partition_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   std::string buffer;
+  std::optional<OverSites> sites;  // built for the first window to judge: most files have none
   for (const auto& chain : m.chains) {
     if (chain.root_is_call || chain.bound != nullptr) continue;
     const std::string_view q = m.qualify(chain.root, buffer);
@@ -130,7 +160,8 @@ void check_window_single_partition_source(SourceContext& ctx) {
     if (order == nullptr || partitioned) continue;
     // Over rows built on the driver, one partition holds them anyway. A warning when the window runs
     // over a read of a table or files; advice when the file does not show how many rows.
-    const std::optional<pyspark::Volume> volume = used_over(m, chain);
+    if (!sites) sites.emplace(m);
+    const std::optional<pyspark::Volume> volume = sites->used_over(chain, ctx.cell_text(chain.cell));
     if (volume == pyspark::Volume::small) continue;
     auto& d = ctx.report(chain.cell, order->name_pos,
                          std::string("window ordered without partitionBy: Spark moves every row into one partition") +

@@ -330,8 +330,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       return (e.bool_value() && *e.bool_value()) || (e.string_value() && lower(*e.string_value()) == "true");
     };
     bool per_file = false;
-    for (const Arg& a : l.args)
-      per_file = per_file || (lower(a.keyword) == "wholetext" && truthy(a.value));
+    for (const Arg& a : l.args) per_file = per_file || (lower(a.keyword) == "wholetext" && truthy(a.value));
     if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value() &&
         lower(*l.args[0].value.string_value()) == "wholetext" && truthy(l.args[1].value))
       per_file = true;
