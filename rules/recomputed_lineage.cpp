@@ -42,9 +42,10 @@ comes before a cache does not count: a lineage that shuffles and then caches, an
 filter the cached rows, costs a scan of the cache. A lineage that is only a read with narrow steps
 (filters, projections) is an `info`: each use scans the input again, which a cache of the whole input
 does not always beat. A warning needs the shuffle computed in full twice: two actions that read all
-of it (writes, counts, collects) or one that reads it more than once; when the other uses are
-previews (`show`, `display`, `first`, `take`, `head`), often a look while developing, it is an
-`info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
+of it (writes, counts, collects), or one action in a loop; when the other uses are previews
+(`show`, `display`, `first`, `take`, `head`), often a look while developing, or when one action
+reads it twice within one query (a self-join, a union of two filters of it: Spark reuses an
+identical shuffle inside a query), it is an `info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up. Uses inside functions the
 DataFrame is passed to are not followed, nor is the lineage of a DataFrame parameter (the caller may
 have cached it); a DataFrame returned by a helper function of the file stands for what the helper
@@ -301,6 +302,9 @@ class Graph {
     return total;
   }
 
+  // How many turns loop number `loop` makes, when the code spells it out (-1: unknown).
+  [[nodiscard]] int turns_of(int loop) const { return turns(loop); }
+
  private:
   int runs_uncached(const Chain& c, bool shuffles, std::vector<Action>& reached, int root_loop, int depth,
                     int* direct) const {
@@ -497,7 +501,12 @@ void check_recomputed_lineage(SourceContext& ctx) {
     // while developing: with previews among the uses, only full uses count.
     const int full =
         static_cast<int>(std::count_if(reached.begin(), reached.end(), [](const Action& a) { return !a.preview(); }));
-    const bool advice = shuffles && full < 2 && !(full == 1 && reached.size() == 1 && total >= 2);
+    // One action reading it twice within one query (a self-join, a union of two filters of it): Spark
+    // reuses an identical shuffle inside a query (ReuseExchange), so only a loop that runs the action
+    // again and again makes that a warning.
+    const Chain& only = *reached.front().chain;
+    const bool looped = reached.size() == 1 && only.in_loop && only.loop > c.loop && g.turns_of(only.loop) != 1;
+    const bool advice = shuffles && full < 2 && !(full == 1 && looped && total >= 2);
     if (advice) {
       d.severity = Severity::info;
       d.message += full == 0 ? " (its uses are previews: show, display, first, take, head)"
