@@ -231,9 +231,11 @@ class Graph {
       const Link& l = *s.link;
       // Past a cache (`.cache()` in the lineage, or `x.cache()` as a statement on a DataFrame of it),
       // the uses read the cached rows: only what comes after it is computed again.
+      // The statement cache covers the named DataFrame's whole plan, its own steps included: what
+      // counts starts after them, with the next DataFrame's steps.
       if (s.chain != step_chain) {
+        if (step_chain != nullptr && step_chain != &c && cached_later(*step_chain)) read = shuffles = false;
         step_chain = s.chain;
-        if (s.chain != &c && cached_later(*s.chain)) read = shuffles = false;
       }
       if (l.is_call && kCaches.count(l.name) != 0) {
         read = shuffles = false;
