@@ -164,27 +164,10 @@ std::string udf_column_of_select(const pyspark::SourceModel& m, const pyspark::L
 // through the projection and through BatchEvalPython / ArrowEvalPython), but not below a
 // nondeterministic one: only then does the order written in the source run the UDF on every row.
 bool nondeterministic_udf(const pyspark::SourceModel& m, const pyspark::Expr& call) {
-  constexpr std::string_view kMark = "asNondeterministic";
   const std::string_view text = call.text();
-  if (text.find(kMark) != std::string_view::npos) return true;
+  if (text.find("asNondeterministic") != std::string_view::npos) return true;  // udf(f).asNondeterministic()(c)
   const std::string_view fn = text.substr(0, text.find('('));
-  if (fn.empty()) return false;
-  for (const auto& cell : m.file->cells) {
-    const std::string_view t = cell.text;
-    for (std::size_t at = t.find(kMark); at != std::string_view::npos; at = t.find(kMark, at + 1)) {
-      const std::size_t begin = t.rfind('\n', at) == std::string_view::npos ? 0 : t.rfind('\n', at) + 1;
-      const std::string_view line = t.substr(begin, at - begin);
-      for (std::size_t k = line.find(fn); k != std::string_view::npos; k = line.find(fn, k + 1)) {
-        const bool starts =
-            k == 0 || (std::isalnum(static_cast<unsigned char>(line[k - 1])) == 0 && line[k - 1] != '_');
-        const std::size_t e = k + fn.size();
-        const bool ends =
-            e >= line.size() || (std::isalnum(static_cast<unsigned char>(line[e])) == 0 && line[e] != '_');
-        if (starts && ends) return true;
-      }
-    }
-  }
-  return false;
+  return !fn.empty() && (m.nondeterministic_udfs.count(fn) != 0 || m.nondeterministic_udfs.count(call.callee()) != 0);
 }
 
 // Source: .withColumn(name, python_udf(...)) or .select(..., python_udf(...).alias(name)) ...
@@ -193,7 +176,8 @@ void check_filter_after_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   auto is_filter = [](const pyspark::Link& l) { return (l.name == "filter" || l.name == "where") && !l.args.empty(); };
   // Only a nondeterministic UDF keeps filters above it: a file that marks none has nothing to report.
-  if (std::none_of(m.file->cells.begin(), m.file->cells.end(),
+  if (m.nondeterministic_udfs.empty() &&
+      std::none_of(m.file->cells.begin(), m.file->cells.end(),
                    [](const pyspark::Cell& c) { return c.text.find("asNondeterministic") != std::string::npos; }))
     return;
   for (const auto& chain : m.chains) {

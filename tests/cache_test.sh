@@ -40,6 +40,15 @@ run --format json src plans > edited.json 2> edited.err
 same "an edited file's new findings are reported" edited.json edited_none.json
 grep -q ' 1 misses' edited.err && ok "only the edited file is analysed again" || { bad "misses after an edit"; cat edited.err; }
 
+# A file's entry depends on the project modules it imports: editing one analyses its importers again.
+m=src/project/common/udfs.py
+grep -v 'asNondeterministic()$' "$m" > "$m.new" && mv "$m.new" "$m"
+run --format json src plans > module.json 2> module.err
+"$planlint" --isolated --no-cache --format json src plans > module_none.json 2>/dev/null
+same "an imported module's edit reaches its importers' findings" module.json module_none.json
+cmp -s module.json edited.json && bad "the module edit changed no finding: the case checks nothing" || ok "the module edit changed findings"
+cp module_none.json edited_none.json  # what the runs below must report
+
 # Other options: other entries.
 run --format json --select collect-large src > sel.json 2> sel.err
 "$planlint" --isolated --no-cache --format json --select collect-large src > sel_none.json 2>/dev/null

@@ -12,6 +12,7 @@
 #include "lint/rule.hpp"
 #include "pyspark/model.hpp"
 #include "pyspark/notebook.hpp"
+#include "pyspark/project.hpp"
 #include "test_util.hpp"
 
 using namespace planlint::lint;
@@ -285,4 +286,37 @@ TEST_CASE("a syntax error in a later run of a large file is reported at its line
   CHECK(syntax->location.line == lines + 1);
   CHECK(collects > 0);
   CHECK(collects < lines - 2);  // the run holding the error is not analysed
+}
+
+TEST_CASE("imports and %run lines are read from .py, notebook JSON and MAGIC lines", "[project]") {
+  using planlint::pyspark::ImportRef;
+  auto refs = planlint::pyspark::scan_imports(
+      "import os, jobs.common as c\n"
+      "from ..shared.udfs import score  # a comment\n"
+      "    \"from utils import x\\n\",\n"
+      "# MAGIC %run ./config\n"
+      "%run \"../lib/setup nb\"\n"
+      "%run $dynamic\n"
+      "x = 'from nowhere import y'\n");
+  std::vector<std::string> got;
+  for (const auto& r : refs) got.push_back((r.kind == ImportRef::Kind::run ? "run " : "") + r.target);
+  CHECK(got ==
+        std::vector<std::string>{"os", "jobs.common", "..shared.udfs", "utils", "run ./config", "run ../lib/setup nb"});
+}
+
+TEST_CASE("a module is found from the importer's folder, its parents up to the project root, and relative imports",
+          "[project]") {
+  namespace fs = std::filesystem;
+  using planlint::pyspark::resolve_module;
+  using planlint::pyspark::resolve_run;
+  const fs::path root = fs::path(PLANLINT_FIXTURES_DIR) / "source" / "project";
+  CHECK(resolve_module(root, "common.udfs") == root / "common/udfs.py");
+  CHECK(resolve_module(root / "common", "common.udfs") == root / "common/udfs.py");  // from a parent
+  CHECK(resolve_module(root, "common") == root / "common/__init__.py");
+  CHECK(resolve_module(root / "common", ".udfs") == root / "common/udfs.py");
+  CHECK(resolve_module(root / "common", "..common.udfs") == root / "common/udfs.py");
+  CHECK_FALSE(resolve_module(root, "pyspark.sql.functions"));
+  CHECK_FALSE(resolve_module(root, "common.missing"));
+  CHECK(resolve_run(root, "./setup_notebook")->lexically_normal() == (root / "setup_notebook.py").lexically_normal());
+  CHECK_FALSE(resolve_run(root, "/Workspace/Shared/setup"));
 }

@@ -12,6 +12,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "lint/engine.hpp"
+#include "pyspark/project.hpp"
 #include "util/files.hpp"
 
 namespace planlint::lint {
@@ -261,7 +263,11 @@ fs::path ResultCache::entry(const std::string& path, std::string_view content, c
   XXH3_128bits_reset(state);
   std::string head = fmt::format("planlint {} cache {}", version_, kFormat);
   std::string opts = options_fingerprint(options);
-  for (std::string_view part : {std::string_view(head), std::string_view(path), std::string_view(opts), content}) {
+  // A source file's findings also depend on the project modules and notebooks it imports or runs.
+  const std::string deps =
+      is_source_path(path) ? pyspark::project_index().dependency_key(path, content) : std::string();
+  for (std::string_view part :
+       {std::string_view(head), std::string_view(path), std::string_view(opts), content, std::string_view(deps)}) {
     std::uint64_t n = part.size();
     XXH3_128bits_update(state, &n, sizeof n);  // lengths keep ("ab", "c") and ("a", "bc") apart
     XXH3_128bits_update(state, part.data(), part.size());

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pyspark/model.hpp"
+#include "pyspark/project.hpp"
 #include "pyspark/python_parser.hpp"
 #include "pyspark/sql_settings.hpp"
 #include "pyspark/syntax_tree.hpp"
@@ -430,6 +431,7 @@ class Analyzer {
     // One parser per thread for every file: a new one per file started with empty stacks and
     // pools, grown again by each file's first parse.
     thread_local PythonParser parser;
+    load_imports();
     for (const Cell& cell : file_.cells) {
       cell_ = &cell;
       if (cell.language == CellLanguage::sql) {
@@ -577,8 +579,7 @@ class Analyzer {
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
-  std::map<std::string, int, std::less<>> literal_sizes_;  // items of each literal collection (literal_collections)
-  std::vector<const Chain*> calls_;                        // root calls of a name: candidates for function calls
+  std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
 
  public:
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
@@ -775,25 +776,96 @@ class Analyzer {
         std::string name = text(c);
         m_.set_import(name.substr(0, name.find('.')), name.substr(0, name.find('.')));
         m_.set_import(name, name);
+        use_module(name, name);
       } else if (is<"aliased_import">(c)) {
         m_.set_import(view(field<"alias">(c)), text(field<"name">(c)));
+        use_module(text(field<"name">(c)), text(field<"alias">(c)));
       }
     }
   }
 
   void handle_import_from(Node n) {
     std::string module = text(field<"module_name">(n));
+    const ModuleExports* from = imported(module);
     for (Node c : named_children(n)) {
       if (c == field<"module_name">(n)) continue;
       if (is<"wildcard_import">(c)) {
         m_.star_imports.insert(module);
+        if (from != nullptr) use_all(*from);
       } else if (is<"dotted_name">(c)) {
         m_.set_import(view(c), module + "." + text(c));
+        if (from != nullptr) use_export(*from, text(c), text(c), module + "." + text(c));
       } else if (is<"aliased_import">(c)) {
-        m_.set_import(view(field<"alias">(c)), module + "." + text(field<"name">(c)));
+        const std::string name = text(field<"name">(c));
+        m_.set_import(view(field<"alias">(c)), module + "." + name);
+        if (from != nullptr) use_export(*from, name, text(field<"alias">(c)), module + "." + name);
       }
     }
   }
+
+  // What a module of the project gives this file: `name` of that module, known here as `local`
+  // (`score`, `u.score`) and qualified as `qualified` (what chains' call roots read).
+  void use_export(const ModuleExports& from, const std::string& name, const std::string& local,
+                  const std::string& qualified) {
+    if (from.row_udfs.count(name) != 0) {
+      m_.udf_names.insert(local);
+      m_.udf_names.insert(qualified);
+    }
+    if (from.pandas_udfs.count(name) != 0) {
+      m_.pandas_udf_names.insert(local);
+      m_.pandas_udf_names.insert(qualified);
+    }
+    if (from.nondeterministic_udfs.count(name) != 0) {
+      m_.nondeterministic_udfs.insert(local);
+      m_.nondeterministic_udfs.insert(qualified);
+    }
+    if (from.dataframe_functions.count(name) != 0) m_.add_function(qualified).returns_dataframe = true;
+    if (auto it = from.literal_sizes.find(name);
+        it != from.literal_sizes.end() && local.find('.') == std::string::npos) {
+      m_.literal_collections.insert(local);
+      m_.literal_sizes[local] = it->second;
+    }
+  }
+  // `from x import *`, `%run ./x`: every name as it is.
+  void use_all(const ModuleExports& from) {
+    for (const auto& u : from.row_udfs) use_export(from, u, u, u);
+    for (const auto& u : from.pandas_udfs) use_export(from, u, u, u);
+    for (const auto& f : from.dataframe_functions) use_export(from, f, f, f);
+    for (const auto& [l, size] : from.literal_sizes) use_export(from, l, l, l);
+  }
+  // `import a.b` / `import a.b as c`: the module's names as `a.b.x` / `c.x`.
+  void use_module(const std::string& module, const std::string& local) {
+    const ModuleExports* from = imported(module);
+    if (from == nullptr) return;
+    auto each = [&](const std::string& name) { use_export(*from, name, local + "." + name, module + "." + name); };
+    for (const auto& u : from->row_udfs) each(u);
+    for (const auto& u : from->pandas_udfs) each(u);
+    for (const auto& f : from->dataframe_functions) each(f);
+  }
+  // The project modules this file imports, analysed before its own analysis starts (that of a
+  // module uses this thread's parser and tree too), and the notebooks it runs with `%run ./x`,
+  // whose definitions it uses as if they were its own cells.
+  void load_imports() {
+    std::vector<ImportRef> refs;
+    if (file_.kind != SourceKind::python) refs = scan_imports(file_.raw);
+    for (const Cell& cell : file_.cells)
+      if (cell.language == CellLanguage::python)
+        for (ImportRef& r : scan_imports(cell.unmasked())) refs.push_back(std::move(r));
+    std::vector<const ModuleExports*> runs;
+    for (const ImportRef& r : refs) {
+      if (r.kind == ImportRef::Kind::run) {
+        if (const ModuleExports* from = project_index().run_target(file_.path, r.target)) runs.push_back(from);
+      } else if (imports_.count(r.target) == 0) {
+        imports_.emplace(r.target, project_index().module(file_.path, r.target));
+      }
+    }
+    for (const ModuleExports* from : runs) use_all(*from);
+  }
+  [[nodiscard]] const ModuleExports* imported(const std::string& module) const {
+    auto it = imports_.find(module);
+    return it == imports_.end() ? nullptr : it->second;
+  }
+  std::map<std::string, const ModuleExports*, std::less<>> imports_;  // by the module's name as imported
 
   // Column names an expression refers to: "k", F.col("k"), df.k, df["k"], and words of SQL strings.
   void collect_columns(Node n, std::vector<std::string_view>& out, int depth, bool sql_string) {
@@ -1345,7 +1417,7 @@ class Analyzer {
     const TypeName t{node_type(right)};
     if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") {
       m_.literal_collections.insert(name);
-      literal_sizes_[name] = static_cast<int>(named_count(right));
+      m_.literal_sizes[name] = static_cast<int>(named_count(right));
     }
     if (!functions_.empty() || loop_depth_ > 0 ||
         !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
@@ -1402,9 +1474,22 @@ class Analyzer {
   }
 
   void note_udf_binding(const std::string& name, const Chain& chain) {
-    if (!chain.root_is_call || !only_udf_marks(chain)) return;
-    if (chain.root == "pyspark.sql.functions.udf" || is_user_defined_function(chain.root)) m_.udf_names.insert(name);
-    if (chain.root == "pyspark.sql.functions.pandas_udf") m_.pandas_udf_names.insert(name);
+    if (!only_udf_marks(chain)) return;
+    const bool marked = !chain.links.empty();  // asNondeterministic()
+    if (!chain.root_is_call) {
+      // f = f.asNondeterministic() (or g = f.asNondeterministic()): the same UDF, marked.
+      if (marked && (m_.udf_names.count(chain.root) != 0 || m_.pandas_udf_names.count(chain.root) != 0)) {
+        if (m_.udf_names.count(chain.root) != 0) m_.udf_names.insert(name);
+        if (m_.pandas_udf_names.count(chain.root) != 0) m_.pandas_udf_names.insert(name);
+        m_.nondeterministic_udfs.insert(name);
+      }
+      return;
+    }
+    const bool row = chain.root == "pyspark.sql.functions.udf" || is_user_defined_function(chain.root);
+    const bool pandas = chain.root == "pyspark.sql.functions.pandas_udf";
+    if (row) m_.udf_names.insert(name);
+    if (pandas) m_.pandas_udf_names.insert(name);
+    if ((row || pandas) && marked) m_.nondeterministic_udfs.insert(name);
     for (auto& u : m_.udfs)
       if (u.pos.start_byte == chain.pos.start_byte && u.cell == chain.cell && u.name.empty()) u.name = name;
   }
@@ -1686,7 +1771,7 @@ class Analyzer {
     }
     // A name bound once to a collection written out in the code: its items.
     if (is<"identifier">(it) && m_.literal_collections.count(text(it)) != 0)
-      if (auto size = literal_sizes_.find(text(it)); size != literal_sizes_.end()) return size->second;
+      if (auto size = m_.literal_sizes.find(text(it)); size != m_.literal_sizes.end()) return size->second;
     if (!is<"call">(it) || text(field<"function">(it)) != "range") return -1;
     Node args = field<"arguments">(it);
     std::vector<long long> v;

@@ -597,7 +597,9 @@ struct SourceModel {
   std::set<std::string, std::less<>> udf_names;             // names bound to row-at-a-time UDFs
   std::set<std::string, std::less<>>
       literal_collections;  // names bound once, to a list, dict, tuple or set written out
+  std::map<std::string, int, std::less<>> literal_sizes;  // items of each literal collection (also imported ones)
   std::set<std::string, std::less<>> pandas_udf_names;
+  std::set<std::string, std::less<>> nondeterministic_udfs;  // UDF names bound to a udf(...).asNondeterministic()
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name (add with add_function)
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view

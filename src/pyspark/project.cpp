@@ -1,0 +1,237 @@
+#include "pyspark/project.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+#include "pyspark/model.hpp"
+#include "pyspark/notebook.hpp"
+
+namespace planlint::pyspark {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kMaxLevels = 6;                                 // parents searched above the importer's folder
+constexpr std::uintmax_t kMaxModuleBytes = 8U * 1024 * 1024;  // a module larger than this gives nothing
+constexpr int kMaxDepth = 2;  // a module's own imports are followed this deep (re-exports), no deeper
+
+thread_local int depth = 0;  // modules being analysed on this thread (for kMaxDepth)
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+std::string_view skip_space(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+bool take(std::string_view& s, std::string_view word) {
+  if (s.substr(0, word.size()) != word) return false;
+  s.remove_prefix(word.size());
+  return true;
+}
+
+std::string_view dotted_prefix(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && is_name_char(s[n])) ++n;
+  return s.substr(0, n);
+}
+
+bool is_regular(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+bool is_project_root(const fs::path& dir) {
+  std::error_code ec;
+  for (const char* marker : {".git", "pyproject.toml", "setup.py", "setup.cfg"})
+    if (fs::exists(dir / marker, ec)) return true;
+  return false;
+}
+
+std::optional<fs::path> module_file(const fs::path& base, std::string_view dotted) {
+  fs::path p = base;
+  std::size_t at = 0;
+  while (at <= dotted.size()) {
+    std::size_t dot = dotted.find('.', at);
+    if (dot == std::string_view::npos) dot = dotted.size();
+    if (dot == at) return std::nullopt;  // "a..b"
+    p /= std::string(dotted.substr(at, dot - at));
+    at = dot + 1;
+  }
+  fs::path file = p;
+  file += ".py";
+  if (is_regular(file)) return file;
+  if (is_regular(p / "__init__.py")) return p / "__init__.py";
+  return std::nullopt;
+}
+
+}  // namespace
+
+ModuleExports exports_of(const SourceModel& model) {
+  ModuleExports e;
+  e.row_udfs = model.udf_names;
+  e.pandas_udfs = model.pandas_udf_names;
+  e.nondeterministic_udfs = model.nondeterministic_udfs;
+  for (const auto& [name, f] : model.functions)
+    if (f.returns_dataframe) e.dataframe_functions.insert(name);
+  for (const auto& [name, size] : model.literal_sizes)
+    if (model.literal_collections.count(name) != 0) e.literal_sizes.emplace(name, size);
+  return e;
+}
+
+std::vector<ImportRef> scan_imports(std::string_view text) {
+  std::vector<ImportRef> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = skip_space(text.substr(at, nl - at));
+    at = nl + 1;
+    if (take(line, "\"")) line = skip_space(line);  // a line of a Jupyter cell's JSON source
+    if (take(line, "# MAGIC")) line = skip_space(line);
+    if (take(line, "from ")) {
+      line = skip_space(line);
+      std::string_view module = dotted_prefix(line);
+      if (!module.empty() && skip_space(line.substr(module.size())).substr(0, 7) == "import ")
+        out.push_back({ImportRef::Kind::module, std::string(module)});
+    } else if (take(line, "import ")) {
+      // import a.b, c as d
+      for (;;) {
+        line = skip_space(line);
+        std::string_view module = dotted_prefix(line);
+        if (module.empty() || module.front() == '.') break;
+        out.push_back({ImportRef::Kind::module, std::string(module)});
+        line = skip_space(line.substr(module.size()));
+        if (take(line, "as ")) {
+          line = skip_space(line);
+          line = skip_space(line.substr(dotted_prefix(line).size()));
+        }
+        if (!take(line, ",")) break;
+      }
+    } else if (take(line, "%run ")) {
+      line = skip_space(line);
+      std::string_view arg;
+      if (!line.empty() && (line.front() == '\'' || line.front() == '"')) {
+        const std::size_t close = line.find(line.front(), 1);  // a quoted path may hold spaces
+        if (close != std::string_view::npos) arg = line.substr(1, close - 1);
+      } else {
+        std::size_t n = 0;
+        while (n < line.size() && line[n] != ' ' && line[n] != '\t' && line[n] != '\\' && line[n] != '\r') ++n;
+        arg = line.substr(0, n);
+      }
+      if (!arg.empty() && arg.front() != '$' && arg.front() != '-')
+        out.push_back({ImportRef::Kind::run, std::string(arg)});
+    }
+  }
+  return out;
+}
+
+std::optional<fs::path> resolve_module(const fs::path& importer_dir, std::string_view dotted) {
+  if (dotted.empty()) return std::nullopt;
+  if (dotted.front() == '.') {
+    // from . import x / from ..pkg import y: one dot is the importer's package.
+    fs::path base = importer_dir;
+    std::size_t dots = 0;
+    while (dots < dotted.size() && dotted[dots] == '.') ++dots;
+    for (std::size_t i = 1; i < dots; ++i) base = base.parent_path();
+    std::string_view rest = dotted.substr(dots);
+    if (rest.empty())
+      return is_regular(base / "__init__.py") ? std::optional<fs::path>(base / "__init__.py") : std::nullopt;
+    return module_file(base, rest);
+  }
+  fs::path dir = importer_dir.empty() ? fs::path(".") : importer_dir;
+  for (int level = 0; level <= kMaxLevels; ++level) {
+    if (auto f = module_file(dir, dotted)) return f;
+    if (auto f = module_file(dir / "src", dotted)) return f;
+    if (is_project_root(dir)) break;
+    fs::path up = dir.parent_path();
+    if (up == dir || up.empty()) break;
+    dir = up;
+  }
+  return std::nullopt;
+}
+
+std::optional<fs::path> resolve_run(const fs::path& importer_dir, std::string_view arg) {
+  if (arg.empty() || arg.front() == '/') return std::nullopt;  // a workspace path: not in the checkout
+  fs::path base = (importer_dir.empty() ? fs::path(".") : importer_dir) / std::string(arg);
+  for (const char* ext : {"", ".py", ".ipynb"}) {
+    fs::path p = base;
+    p += ext;
+    if (is_regular(p)) return p;
+  }
+  return std::nullopt;
+}
+
+const ModuleExports* ProjectIndex::load(const fs::path& file) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(file, ec);
+  if (ec || size > kMaxModuleBytes) return nullptr;
+  const auto mtime = static_cast<std::int64_t>(fs::last_write_time(file, ec).time_since_epoch().count());
+  const std::string key = file.lexically_normal().string();
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = files_.find(key); it != files_.end() && it->second.size == size && it->second.mtime == mtime)
+      return it->second.exports && !it->second.exports->empty() ? it->second.exports.get() : nullptr;
+  }
+  if (depth >= kMaxDepth) return nullptr;
+  std::ifstream in(file, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return nullptr;
+  auto exports = std::make_shared<ModuleExports>();
+  ++depth;
+  try {
+    SourceFile source = load_source(key, std::move(text));
+    SourceModel model = analyze_source(source);
+    *exports = exports_of(model);
+  } catch (...) {
+    exports = std::make_shared<ModuleExports>();  // what cannot be read gives nothing
+  }
+  --depth;
+  std::lock_guard lock(mu_);
+  Entry& e = files_[key];
+  e.size = size;
+  e.mtime = mtime;
+  e.exports = exports;
+  kept_.push_back(exports);
+  return exports->empty() ? nullptr : exports.get();
+}
+
+const ModuleExports* ProjectIndex::module(std::string_view importer, std::string_view dotted) {
+  auto file = resolve_module(fs::path(importer).parent_path(), dotted);
+  std::error_code ec;
+  if (!file || fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
+  return load(*file);
+}
+
+const ModuleExports* ProjectIndex::run_target(std::string_view importer, std::string_view arg) {
+  auto file = resolve_run(fs::path(importer).parent_path(), arg);
+  if (!file) return nullptr;
+  std::error_code ec;
+  if (fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
+  return load(*file);
+}
+
+std::string ProjectIndex::dependency_key(std::string_view importer, std::string_view text) {
+  std::string key;
+  const fs::path dir = fs::path(importer).parent_path();
+  std::set<std::string> seen;
+  for (const ImportRef& ref : scan_imports(text)) {
+    auto file = ref.kind == ImportRef::Kind::run ? resolve_run(dir, ref.target) : resolve_module(dir, ref.target);
+    if (!file || !seen.insert(file->string()).second) continue;
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(*file, ec);
+    const auto mtime = fs::last_write_time(*file, ec).time_since_epoch().count();
+    key += file->string() + '\x1f' + std::to_string(size) + '\x1f' + std::to_string(mtime) + '\x1e';
+  }
+  return key;
+}
+
+ProjectIndex& project_index() {
+  static ProjectIndex index;
+  return index;
+}
+
+}  // namespace planlint::pyspark

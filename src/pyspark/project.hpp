@@ -1,0 +1,82 @@
+// Project-wide facts: what a file imports from the project's own modules (`from utils.udfs import
+// score`, `import jobs.common as c`, relative imports) and what a notebook includes with `%run ./x`.
+// A module is found on disk the way Python finds it from the importing file (its folder, then each
+// parent up to the project root), analysed once per run, and reduced to what other files need:
+// its UDFs, its functions that return a DataFrame and its names bound to a literal collection.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint::pyspark {
+
+struct SourceModel;
+
+// What a module (or a notebook run with %run) gives the files that use it.
+struct ModuleExports {
+  std::set<std::string, std::less<>> row_udfs;               // names bound to row-at-a-time UDFs
+  std::set<std::string, std::less<>> pandas_udfs;            // names bound to pandas UDFs
+  std::set<std::string, std::less<>> nondeterministic_udfs;  // ... of them, marked asNondeterministic()
+  std::set<std::string, std::less<>> dataframe_functions;    // defs that return a DataFrame
+  std::map<std::string, int, std::less<>> literal_sizes;     // names bound once to a literal collection
+  [[nodiscard]] bool empty() const {
+    return row_udfs.empty() && pandas_udfs.empty() && dataframe_functions.empty() && literal_sizes.empty();
+  }
+};
+
+ModuleExports exports_of(const SourceModel& model);
+
+// One import or %run a file makes, as its text shows it (what the result cache keys on).
+struct ImportRef {
+  enum class Kind : std::uint8_t { module, run } kind = Kind::module;
+  std::string target;  // "utils.udfs", "..common", or the %run argument "./config"
+};
+// The imports and %run lines of a file's text (.py, Databricks or Jupyter notebook), read line by
+// line without parsing: `from X import`, `import X[, Y]`, `%run path` (also inside JSON strings and
+// `# MAGIC` lines).
+std::vector<ImportRef> scan_imports(std::string_view text);
+
+// The file `dotted` names when imported from a file in `importer_dir`, or nothing: `a.b` is
+// `a/b.py` or `a/b/__init__.py` in that folder or one of its parents (up to the first folder that
+// holds `.git`, `pyproject.toml`, `setup.py` or `setup.cfg`, and at most kMaxLevels up), or in a
+// `src/` folder of one of them; `.x` / `..x` are relative to the importer's package.
+std::optional<std::filesystem::path> resolve_module(const std::filesystem::path& importer_dir, std::string_view dotted);
+// The notebook a `%run ./x` names: x, x.py or x.ipynb relative to the importer's folder.
+std::optional<std::filesystem::path> resolve_run(const std::filesystem::path& importer_dir, std::string_view arg);
+
+// The modules of the projects being linted, analysed on first use (thread-safe; a file changed on
+// disk since is analysed again). One per process: `project_index()`.
+class ProjectIndex {
+ public:
+  // The exports of the module a file at `importer` (a path as given) imports as `dotted`, or nullptr
+  // when it is not a file of the project (the standard library, an installed package) or gives
+  // nothing. Valid for the rest of the run.
+  const ModuleExports* module(std::string_view importer, std::string_view dotted);
+  const ModuleExports* run_target(std::string_view importer, std::string_view arg);
+  // What a file's findings depend on beyond its own text: the path, size and change time of every
+  // project file it imports or runs (for the result cache's key).
+  std::string dependency_key(std::string_view importer, std::string_view text);
+
+ private:
+  struct Entry {
+    std::uintmax_t size = 0;
+    std::int64_t mtime = 0;
+    std::shared_ptr<const ModuleExports> exports;
+  };
+  const ModuleExports* load(const std::filesystem::path& file);
+  std::mutex mu_;
+  std::map<std::string, Entry, std::less<>> files_;
+  std::vector<std::shared_ptr<const ModuleExports>> kept_;  // every exports ever handed out (stay valid)
+};
+
+ProjectIndex& project_index();
+
+}  // namespace planlint::pyspark
