@@ -200,10 +200,8 @@ void check_cartesian_join_source(SourceContext& ctx) {
         if (pipeline[k].link == &l) index = k;
       auto left = small_side(m, pipeline, index);
       std::optional<pyspark::RowsFact> right;
-      if (other != nullptr && other->value.chain() != nullptr) {
-        auto other_pipeline = other->value.chain()->pipeline();
-        right = small_side(m, other_pipeline, other_pipeline.size());
-      }
+      if (other != nullptr && other->value.chain() != nullptr)
+        if (auto f = pyspark::rows_of(m, *other->value.chain()); pyspark::small_by_construction(f.rows)) right = f;
       bool one_row = (left && left->rows == pyspark::Rows::one) || (right && right->rows == pyspark::Rows::one);
       if ((left && right) || one_row) continue;
       auto& d = ctx.report(chain.cell, l.name_pos, what);

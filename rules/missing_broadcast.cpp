@@ -1,6 +1,8 @@
 // missing-broadcast: a shuffle join (sort-merge or shuffled hash) where one side is known to be small.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "lint/eventlog_context.hpp"
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
@@ -24,6 +26,12 @@ Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small
 counts (the right side of a left outer / semi / anti join, the left side of a right outer join, either
 side of an inner join). In an AQE plan that is not final, the join may still become a broadcast join
 at runtime: the finding says so and is reported as `info`.
+
+In PySpark source it finds `.join(other, ...)` where `other` is a `createDataFrame` of literal rows
+or a table configured as small (`small-tables`). Not reported when the DataFrame it is joined to is
+small by construction as well (literal or driver-built rows, a few rows of `spark.range`, a
+`limit(n)`, a global aggregate): shuffling a handful of rows costs nothing worth a change; nor in
+test code.
 
 In an event log (`planlint eventlog`) it also uses the sizes measured at run time: a join whose
 smaller side's exchange wrote less than the threshold (its SQL "data size" metric) is reported
@@ -183,7 +191,16 @@ void check_missing_broadcast_source(SourceContext& ctx) {
         continue;  // the right side cannot be broadcast for these join types
       bool certain = false;
       std::string why = small_because(other->value.chain(), ctx.options(), certain);
-      if (why.empty()) continue;
+      if (why.empty() || in_test_code(m, chain)) continue;
+      // Both sides small by construction (literal rows joined with a few rows): a shuffle of a few
+      // rows costs nothing worth a change.
+      const auto pipeline = chain.pipeline();
+      const auto at =
+          std::find_if(pipeline.begin(), pipeline.end(), [&](const pyspark::Step& s) { return s.link == &l; });
+      if (at != pipeline.end() &&
+          pyspark::volume_of(pyspark::rows_before(m, pipeline, static_cast<std::size_t>(at - pipeline.begin())).rows) ==
+              pyspark::Volume::small)
+        continue;
       auto& d = ctx.report(chain.cell, l.name_pos,
                            "join with `" + std::string(other->value.text()) + "` shuffles both sides although " + why +
                                ": broadcast it");

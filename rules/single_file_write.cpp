@@ -22,7 +22,9 @@ warning when they come from a read of a table or files that nothing aggregates, 
 a key (or a join with one); an `info` for a grouped aggregate (one row per key, also through a helper
 that returns it) and where the size is not in sight (a function parameter, a lookup). Data that is
 small by construction is not reported (`createDataFrame` of driver-side data, a literal
-`spark.range`, a `limit(n)`, a global aggregate), nor is test code.
+`spark.range`, a `limit(n)`, a global aggregate, JSON read from an RDD built on the driver), nor is
+test code, nor a write whose output the code then handles as files (moves, copies, renames or lists
+the written path: one file is then the deliverable).
 
 ## Why is this bad?
 One task writes the whole output: the write runs on one core, and `coalesce(1)` also pulls the
@@ -64,38 +66,113 @@ bool relies_on_output_files(const pyspark::SourceModel& m, const pyspark::Chain&
   });
 }
 
+// What the write's path is spelled with: the names in its expression (`out_dir`, `cfg.path`, the
+// names of an f-string) or, for a literal, the literal; from the call that saves (`csv(p)`,
+// `save(p)`, `parquet(p)`...) or `option("path", p)`.
+std::vector<std::string> write_path_words(const std::vector<pyspark::Step>& pipeline, std::size_t write) {
+  static constexpr std::string_view kSavers[] = {"save", "csv", "json", "parquet", "orc", "text", "avro"};
+  std::vector<std::string> words;
+  for (std::size_t k = write + 1; k < pipeline.size(); ++k) {
+    const pyspark::Link& l = *pipeline[k].link;
+    if (!l.is_call || l.args.empty()) continue;
+    const pyspark::Expr* path = nullptr;
+    if (std::find(std::begin(kSavers), std::end(kSavers), std::string_view(l.name)) != std::end(kSavers))
+      path = &l.args[0].value;
+    else if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value() == "path")
+      path = &l.args[1].value;
+    if (path == nullptr) continue;
+    if (auto literal = path->string_value(); literal && path->text().find('{') == std::string_view::npos) {
+      if ((*literal).size() >= 4) words.emplace_back(*literal);
+      continue;
+    }
+    const std::string_view t = path->text();
+    for (std::size_t i = 0; i < t.size();) {
+      if (std::isalpha(static_cast<unsigned char>(t[i])) == 0 && t[i] != '_') {
+        ++i;
+        continue;
+      }
+      std::size_t e = i;
+      while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) != 0 || t[e] == '_' || t[e] == '.')) ++e;
+      const bool prefix = e < t.size() && (t[e] == '"' || t[e] == '\'');  // the f of f"..."
+      if (!prefix && e - i >= 3) words.emplace_back(t.substr(i, e - i));
+      i = e;
+    }
+  }
+  return words;
+}
+
+// Whether, after the write, the code handles what it wrote as files: moves, copies, renames or
+// lists the written path (`dbutils.fs.mv(f"{out}/part-...")`, `os.listdir(out)`). One file is then
+// the deliverable, not an accident.
+bool handles_written_files(const pyspark::SourceModel& m, const pyspark::Chain& write,
+                           const std::vector<std::string>& words) {
+  static constexpr std::string_view kFileHandling[] = {".mv(",        ".cp(",          "rename(", "shutil.",
+                                                       "copyfile(",   "listdir(",      "glob(",   ".ls(",
+                                                       "listStatus(", "copyFromLocal", "move("};
+  if (words.empty()) return false;
+  auto word_at = [](std::string_view text, std::string_view w) {
+    for (std::size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1)) {
+      const bool starts =
+          at == 0 || (std::isalnum(static_cast<unsigned char>(text[at - 1])) == 0 && text[at - 1] != '_');
+      const std::size_t e = at + w.size();
+      const bool ends = e >= text.size() || (std::isalnum(static_cast<unsigned char>(text[e])) == 0 && text[e] != '_');
+      if (starts && ends) return true;
+    }
+    return false;
+  };
+  for (const auto& cell : m.file->cells) {
+    if (cell.number < write.cell) continue;
+    const std::string_view text = cell.text;
+    const std::size_t from = cell.number == write.cell ? write.pos.end_byte : 0;
+    for (std::string_view needle : kFileHandling)
+      for (std::size_t at = text.find(needle, from); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+        // The call's line and the next two: where its arguments are.
+        std::size_t end = at;
+        for (int lines = 0; lines < 3 && end != std::string_view::npos; ++lines) end = text.find('\n', end + 1);
+        const std::string_view call =
+            text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+        if (std::any_of(words.begin(), words.end(), [&](const std::string& w) { return word_at(call, w); }))
+          return true;
+      }
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_single_file_write(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per coalesce, however many pipelines reach it
-  for_each_write(ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t, const pyspark::Step& step) {
-    const pyspark::Step* prev = &step;
-    const pyspark::Link& p = *prev->link;
-    if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value() != 1)
-      return;
-    // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
-    auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
-    const pyspark::Volume volume = pyspark::volume_of(rows.rows);
-    if (volume == pyspark::Volume::small || in_test_code(ctx.model(), *prev->chain)) return;
-    if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
-    const bool large = volume == pyspark::Volume::large;
-    const bool grouped = rows.rows == pyspark::Rows::grouped;
-    std::string message = "`" + std::string(p.name) + "(1)` before a write: one task writes all the data";
-    if (grouped)
-      message += " (it is " + rows.why + ": one row per key, fine when the keys are few)";
-    else if (large)
-      message += " of " + rows.why;
-    else
-      message += " (fine while it is small; the code does not show its size)";
-    auto& d = ctx.report(prev->chain->cell, p.name_pos, message);
-    if (!large) d.severity = Severity::info;
-    const bool editable = p.name == "coalesce" && large && !relies_on_output_files(ctx.model(), *prev->chain);
-    Fix& f = ctx.attach_fix(d, "Remove `." + std::string(p.name) + "(1)`",
-                            editable ? Applicability::unsafe : Applicability::display_only,
-                            "Write in parallel (drop `." + std::string(p.name) +
-                                "(1)`); if one file is required, merge the files after the job.");
-    if (editable) SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
-  });
+  for_each_write(
+      ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t write, const pyspark::Step& step) {
+        const pyspark::Step* prev = &step;
+        const pyspark::Link& p = *prev->link;
+        if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value() != 1)
+          return;
+        // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
+        auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
+        const pyspark::Volume volume = pyspark::volume_of(rows.rows);
+        if (volume == pyspark::Volume::small || in_test_code(ctx.model(), *prev->chain)) return;
+        // One file on purpose: the code moves, copies or lists what it wrote.
+        if (handles_written_files(ctx.model(), *pipeline[write].chain, write_path_words(pipeline, write))) return;
+        if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
+        const bool large = volume == pyspark::Volume::large;
+        const bool grouped = rows.rows == pyspark::Rows::grouped;
+        std::string message = "`" + std::string(p.name) + "(1)` before a write: one task writes all the data";
+        if (grouped)
+          message += " (it is " + rows.why + ": one row per key, fine when the keys are few)";
+        else if (large)
+          message += " of " + rows.why;
+        else
+          message += " (fine while it is small; the code does not show its size)";
+        auto& d = ctx.report(prev->chain->cell, p.name_pos, message);
+        if (!large) d.severity = Severity::info;
+        const bool editable = p.name == "coalesce" && large && !relies_on_output_files(ctx.model(), *prev->chain);
+        Fix& f = ctx.attach_fix(d, "Remove `." + std::string(p.name) + "(1)`",
+                                editable ? Applicability::unsafe : Applicability::display_only,
+                                "Write in parallel (drop `." + std::string(p.name) +
+                                    "(1)`); if one file is required, merge the files after the job.");
+        if (editable) SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
+      });
 }
 
 }  // namespace planlint::rules

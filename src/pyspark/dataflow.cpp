@@ -270,6 +270,13 @@ namespace {
 // after the helper's own steps. The three pipelines joined end to end, or nullopt.
 std::optional<std::vector<Step>> through_helper(const SourceModel& m, const Chain& call, std::size_t& offset) {
   if (!call.root_is_call) return std::nullopt;
+  // broadcast(df) holds df's rows.
+  if (call.root == "pyspark.sql.functions.broadcast") {
+    if (call.root_args.empty() || call.root_args[0].value.chain() == nullptr) return std::nullopt;
+    std::vector<Step> joined = call.root_args[0].value.chain()->pipeline();
+    offset = joined.size();
+    return joined;
+  }
   const FunctionInfo* f = m.function(call.root);
   if (f == nullptr || f->returns.size() != 1) return std::nullopt;
   const Chain* ret = f->returns.front();
@@ -294,6 +301,20 @@ std::optional<std::vector<Step>> through_helper(const SourceModel& m, const Chai
   offset = joined.size();
   return joined;
 }
+
+}  // namespace
+
+RowsFact rows_of(const SourceModel& m, const Chain& chain) {
+  auto pipeline = chain.pipeline();
+  if (pipeline.empty()) {
+    std::size_t offset = 0;
+    if (auto joined = through_helper(m, *chain.origin(), offset)) return rows_at(m, *joined, offset, 1);
+    return {};
+  }
+  return rows_at(m, pipeline, pipeline.size(), 0);
+}
+
+namespace {
 
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth) {
   if (!pipeline.empty() && depth < 4) {
@@ -320,6 +341,20 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     if (!l.is_call || (l.name != "json" && l.name != "load" && l.name != "text")) continue;
     const Arg* path = l.arg(0, "path");
     if (path != nullptr && delta_log_path(path->value.text())) fact = {Rows::few, "a Delta transaction-log file"};
+  }
+  // spark.read.json(rdd) / .csv(rdd): the rows of an RDD of strings, as small as that RDD when it is
+  // built on the driver (`sc.parallelize([json.dumps(manifest)])`).
+  for (std::size_t k = 0; k < pipeline.size() && k < index && fact.rows == Rows::large; ++k) {
+    const Link& l = *pipeline[k].link;
+    if (!l.is_call || (l.name != "json" && l.name != "csv")) continue;
+    const Arg* path = l.arg(0, "path");
+    const Chain* rdd = path != nullptr ? path->value.chain() : nullptr;
+    if (rdd == nullptr) continue;
+    for (const Step& s : rdd->pipeline())
+      if (s.link != nullptr && s.link->name == "parallelize") {
+        fact = origin_rows(s.link);
+        break;
+      }
   }
   // A row per file (`.text(path, wholetext=True)`, `option("wholetext", True)`, `format("binaryFile")`):
   // as many rows as files, which the code does not show.

@@ -552,6 +552,8 @@ struct RowsFact {
 struct SourceModel;
 // Rows of the DataFrame that pipeline[index] is applied to (index == size: after the last step).
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index);
+// Rows of what a chain evaluates to (also a chain without links: `broadcast(df)`, `helper(df)`).
+RowsFact rows_of(const SourceModel& m, const Chain& chain);
 [[nodiscard]] inline bool small_by_construction(Rows r) {
   return r == Rows::one || r == Rows::few || r == Rows::driver;
 }
@@ -596,10 +598,10 @@ struct SourceModel {
   std::set<std::string, std::less<>> star_imports;          // modules imported with *
   std::set<std::string, std::less<>> udf_names;             // names bound to row-at-a-time UDFs
   std::set<std::string, std::less<>>
-      literal_collections;  // names bound once, to a list, dict, tuple or set written out
+      literal_collections;                                // names bound once, to a list, dict, tuple or set written out
   std::map<std::string, int, std::less<>> literal_sizes;  // items of each literal collection (also imported ones)
   std::set<std::string, std::less<>> pandas_udf_names;
-  std::set<std::string, std::less<>> nondeterministic_udfs;  // UDF names bound to a udf(...).asNondeterministic()
+  std::set<std::string, std::less<>> nondeterministic_udfs;    // UDF names bound to a udf(...).asNondeterministic()
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name (add with add_function)
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
