@@ -28,7 +28,7 @@ through names, helper functions that return one, and parameters of functions cal
 - **An info** otherwise: a plain read of one table (lookup tables, code lists and configuration
   tables are read whole on purpose; only the author knows which are big), a lookup
   (`filter(F.col("id") == x)`, `WHERE k = 'v'`, `isin(...)`), or data whose source is not in sight (a
-  function parameter, a helper of another module).
+  function parameter, a helper of another module). The message says which.
 
 RDDs made on the driver or from text files are not DataFrames and are not reported;
 `df.rdd.collect()` is.
@@ -97,10 +97,11 @@ void check_collect_large(SourceContext& ctx) {
         continue;
       }
       // Where the data comes from is not in sight (a parameter, a helper of another module): advice.
+      const std::string source = rows.why.empty() ? std::string() : " of " + rows.why;  // what the code shows
       auto& d = ctx.report(chain.cell, l.name_pos,
-                           "`" + name +
-                               "()` pulls every row into the driver, and the code does not show how many "
-                               "there are; fine only while they are few");
+                           "`" + name + "()` pulls every row" + source +
+                               " into the driver, and the code does not show how many there are; fine only while "
+                               "they are few");
       d.severity = Severity::info;
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
                      "Add `.limit(n)` before `." + name + "()`, use `.take(n)`, or aggregate in Spark first.");

@@ -422,7 +422,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       continue;
     }
     if (n == "filter" || n == "where") {
-      if (fact.rows == Rows::large && key_filter(l)) fact = {};  // a lookup: size unknown, not a scan
+      if (fact.rows == Rows::large && key_filter(l)) fact = {Rows::unknown, "a lookup"};  // not a scan
       continue;
     }
     if (n == "explode" || n == "flatMap") {
