@@ -43,7 +43,7 @@ filter the cached rows, costs a scan of the cache. A lineage that is only a read
 (filters, projections) is an `info`: each use scans the input again, which a cache of the whole input
 does not always beat. A warning needs the shuffle computed in full twice: two actions that read all
 of it (writes, counts, collects), or one action in a loop; when the other uses are previews
-(`show`, `display`, `first`, `take`, `head`), often a look while developing, or when one action
+(`show`, `display`, `first`, `take`, `head`, an action right after `limit(n)`), often a look while developing, or when one action
 reads it twice within one query (a self-join, a union of two filters of it: Spark reuses an
 identical shuffle inside a query), it is an `info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up. Uses inside functions the
@@ -125,10 +125,13 @@ struct Action {
       if (link->name == name) return written;
     return "write";
   }
-  // show, first, take, head, display: a look at a few rows.
+  // show, first, take, head, display, or any action right after `limit(n)`: a look at a few rows.
   [[nodiscard]] bool preview() const {
     const std::string_view w = what();
-    return w == "show()" || w == "first()" || w == "take()" || w == "head()" || w == "display()";
+    if (w == "show()" || w == "first()" || w == "take()" || w == "head()" || w == "display()") return true;
+    const Link* first = chain->links.begin();
+    return link != nullptr && link > first && link <= chain->links.end() && (link - 1)->is_call &&
+           (link - 1)->name == "limit";
   }
 };
 
@@ -511,8 +514,9 @@ void check_recomputed_lineage(SourceContext& ctx) {
     const bool advice = shuffles && full < 2 && !(full == 1 && looped && total >= 2);
     if (advice) {
       d.severity = Severity::info;
-      d.message += full == 0 ? " (its uses are previews: show, display, first, take, head)"
-                             : " (besides one full use, the others are previews: show, display, first, take, head)";
+      d.message += full == 0
+                       ? " (its uses are previews: show, display, first, take, head, limit(n))"
+                       : " (besides one full use, the others are previews: show, display, first, take, head, limit(n))";
     }
     if (!shuffles) {
       // Only a read (and narrow steps): each use scans the input again. Worth knowing, rarely worth a
