@@ -1,5 +1,7 @@
 // cache-without-unpersist: a DataFrame is cached and never unpersisted.
+#include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "lint/source_context.hpp"
 
@@ -17,7 +19,11 @@ extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
 `.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either).
 Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
-as binding `x`.
+as binding `x`. Nor is a cache that costs nothing later: in a script (a `.py` file) whose module
+level runs no action after the cached DataFrame's last use (the application ends holding it), a
+`cache()` of what is cached already (reported where it was made). A cache made in a loop (each
+turn's stays while the next turns run) and a notebook's (its session outlives the notebook) are
+reported.
 
 ## Why is this bad?
 Cached blocks stay in executor memory and disk until the application ends, crowding out execution
@@ -28,12 +34,16 @@ and shared clusters this adds up.
 ```python
 users = spark.table("users").cache()
 users.count()
+spark.table("events").join(users, "user_id").write.saveAsTable("user_events")
+spark.table("sales").groupBy("day").count().write.saveAsTable("daily_sales")
 ```
 Use instead:
 ```python
 users = spark.table("users").cache()
 users.count()
+spark.table("events").join(users, "user_id").write.saveAsTable("user_events")
 users.unpersist()
+spark.table("sales").groupBy("day").count().write.saveAsTable("daily_sales")
 ```
 
 ## Fix safety
@@ -42,6 +52,56 @@ Display-only: call `name.unpersist()` once the DataFrame is no longer needed.
 ## Options
 None.
 )md"};
+
+namespace {
+
+bool is_cache(const pyspark::Link& l) { return l.name == "cache" || l.name == "persist"; }
+
+// An action: what makes Spark compute (and what a cache's memory can crowd out).
+bool runs_action(const pyspark::Chain& c) {
+  static constexpr std::string_view kSavers[] = {"save", "saveAsTable", "insertInto", "csv",   "parquet",
+                                                 "json", "orc",         "text",       "table", "start"};
+  if (c.root_is_call && (c.root == "display" || c.root.view().ends_with(".display"))) return true;
+  bool writes = false;
+  for (const auto& l : c.links) {
+    if (!l.is_call && (l.name == "write" || l.name == "writeStream" || l.name == "writeTo")) writes = true;
+    if (!l.is_call) continue;
+    const std::string_view n = l.name;
+    if (n == "display" || n == "count" || n == "collect" || n == "toPandas" || n == "show" || n == "first" ||
+        n == "take" || n == "head" || n == "foreach" || n == "foreachPartition" || n == "toLocalIterator")
+      return true;
+    if (writes && std::find(std::begin(kSavers), std::end(kSavers), n) != std::end(kSavers)) return true;
+  }
+  return false;
+}
+
+// The last statement of `function` (module level: "") that uses `name`: as a chain's start or as an
+// argument of a call.
+int last_use(const pyspark::SourceModel& m, std::string_view function, std::string_view name) {
+  int last = -1;
+  auto mentions = [&](const pyspark::Arg& a) {
+    const pyspark::Chain* ac = a.value.chain();
+    return a.value.text() == name || (ac != nullptr && !ac->root_is_call && ac->root == name);
+  };
+  for (const auto& c : m.chains) {
+    if (c.function != function) continue;
+    bool used = !c.root_is_call && c.root == name;
+    for (const auto& a : c.root_args) used = used || mentions(a);
+    for (const auto& l : c.links)
+      for (const auto& a : l.args) used = used || mentions(a);
+    if (used) last = std::max(last, c.statement);
+  }
+  return last;
+}
+
+// Whether `function` (module level: "") runs an action after statement `after`.
+bool action_after(const pyspark::SourceModel& m, std::string_view function, int after) {
+  return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& c) {
+    return c.function == function && c.statement > after && runs_action(c);
+  });
+}
+
+}  // namespace
 
 void check_cache_without_unpersist(SourceContext& ctx) {
   const auto& m = ctx.model();
@@ -65,6 +125,15 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     std::string name = !c.assigned_to.empty() ? std::string(c.assigned_to)
                                               : (c.links.size() == 1 ? std::string(c.root) : std::string());
     if (name.empty() || released.count(name) != 0) continue;
+    // cache() of what is cached already is the same cache (reported where it was first made).
+    if (c.links.size() == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back()))
+      continue;
+    // A script that runs nothing after the last use: the application ends with the cache, and
+    // unpersist() would free memory nothing needs. (A notebook's session outlives it: reported.)
+    // (In a loop, each turn's cache stays while the next turns run: reported.)
+    if (m.file->kind == pyspark::SourceKind::python && c.function.empty() && !c.in_loop &&
+        !action_after(m, "", std::max(c.statement, last_use(m, "", name))))
+      continue;
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +
                              "` is cached and never unpersisted: its blocks hold executor memory until the "
