@@ -401,7 +401,7 @@ struct Link {
   // driver (after toPandas(), collect(), count()...: a pandas DataFrame, a list), or unknown.
   enum class On : std::uint8_t { unknown, dataframe, rdd, local };
   On on = On::unknown;
-  // What the analysis tells kinds of data apart by, of the name (bits of analyzer.cpp's LinkKind):
+  // What the analysis tells kinds of data apart by, of the name (bits of analyzer_types.cpp's LinkKind):
   // looked up once, when the link is made, where classify() asked several sets on every run.
   std::uint16_t kinds = 0;
   Pos name_pos;  // the method name
@@ -596,10 +596,10 @@ struct SourceModel {
   std::set<std::string, std::less<>> star_imports;          // modules imported with *
   std::set<std::string, std::less<>> udf_names;             // names bound to row-at-a-time UDFs
   std::set<std::string, std::less<>>
-      literal_collections;  // names bound once, to a list, dict, tuple or set written out
+      literal_collections;                                // names bound once, to a list, dict, tuple or set written out
   std::map<std::string, int, std::less<>> literal_sizes;  // items of each literal collection (also imported ones)
   std::set<std::string, std::less<>> pandas_udf_names;
-  std::set<std::string, std::less<>> nondeterministic_udfs;  // UDF names bound to a udf(...).asNondeterministic()
+  std::set<std::string, std::less<>> nondeterministic_udfs;    // UDF names bound to a udf(...).asNondeterministic()
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name (add with add_function)
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
