@@ -1,0 +1,379 @@
+// The facts rules ask for beyond chains: UDF definitions, Spark configuration settings and the
+// constants they use, loops and their turns, row counts used as yes/no tests, Python 2 code.
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pyspark/analyzer_impl.hpp"
+#include "pyspark/model.hpp"
+#include "pyspark/sql_settings.hpp"
+#include "pyspark/syntax_access.hpp"
+
+namespace planlint::pyspark::detail {
+
+bool Analyzer::may_have_python2(std::string_view src) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (std::string_view kw : {std::string_view("print"), std::string_view("exec")}) {
+    for (std::size_t at = src.find(kw); at != std::string_view::npos; at = src.find(kw, at + 1)) {
+      std::size_t end = at + kw.size();
+      if ((at > 0 && word_char(src[at - 1])) || (end < src.size() && word_char(src[end]))) continue;
+      std::size_t i = end;
+      for (;;) {
+        if (i < src.size() && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f')) {
+          ++i;
+        } else if (i + 1 < src.size() && src[i] == '\\' && src[i + 1] == '\n') {
+          i += 2;
+        } else if (i + 2 < src.size() && src[i] == '\\' && src[i + 1] == '\r' && src[i + 2] == '\n') {
+          i += 3;
+        } else {
+          break;
+        }
+      }
+      if (i >= src.size()) continue;
+      if (std::string_view("(=.,):;#\r\n").find(src[i]) == std::string_view::npos) return true;
+    }
+  }
+  return false;
+}
+
+std::optional<Pos> Analyzer::find_python2() const {
+  if (!may_have_python2(run_)) return std::nullopt;
+  static const TSSymbol print_stmt = ts_language_symbol_for_name(tree_sitter_python(), "print_statement", 15, true);
+  static const TSSymbol exec_stmt = ts_language_symbol_for_name(tree_sitter_python(), "exec_statement", 14, true);
+  for (const SyntaxNode& n : tree_.nodes())
+    if (n.symbol == print_stmt || n.symbol == exec_stmt) return Pos{n.start_byte, n.end_byte};
+  return std::nullopt;
+}
+
+void Analyzer::note_constant(const std::string& name, Node right, int depth) {
+  if (!assigned_.insert(name).second) {
+    constants_.erase(name);
+    m_.literal_collections.erase(name);
+    return;
+  }
+  const TypeName t{node_type(right)};
+  if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") {
+    m_.literal_collections.insert(name);
+    m_.literal_sizes[name] = static_cast<int>(named_count(right));
+  }
+  if (!functions_.empty() || loop_depth_ > 0 ||
+      !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
+    return;
+  Expr e = make_expr(right, depth + 1);
+  if (e.string_value() || e.int_value() || e.bool_value()) constants_.emplace(name, e);
+}
+
+bool Analyzer::only_udf_marks(const Chain& chain) {
+  return std::all_of(chain.links.begin(), chain.links.end(),
+                     [](const Link& l) { return l.is_call && l.name == "asNondeterministic"; });
+}
+
+void Analyzer::note_udf_binding(const std::string& name, const Chain& chain) {
+  if (!only_udf_marks(chain)) return;
+  const bool marked = !chain.links.empty();  // asNondeterministic()
+  if (!chain.root_is_call) {
+    // f = f.asNondeterministic() (or g = f.asNondeterministic()): the same UDF, marked.
+    if (marked && (m_.udf_names.count(chain.root) != 0 || m_.pandas_udf_names.count(chain.root) != 0)) {
+      if (m_.udf_names.count(chain.root) != 0) m_.udf_names.insert(name);
+      if (m_.pandas_udf_names.count(chain.root) != 0) m_.pandas_udf_names.insert(name);
+      m_.nondeterministic_udfs.insert(name);
+    }
+    return;
+  }
+  const bool row = chain.root == "pyspark.sql.functions.udf" || is_user_defined_function(chain.root);
+  const bool pandas = chain.root == "pyspark.sql.functions.pandas_udf";
+  if (row) m_.udf_names.insert(name);
+  if (pandas) m_.pandas_udf_names.insert(name);
+  if ((row || pandas) && marked) m_.nondeterministic_udfs.insert(name);
+  for (auto& u : m_.udfs)
+    if (u.pos.start_byte == chain.pos.start_byte && u.cell == chain.cell && u.name.empty()) u.name = name;
+}
+
+void Analyzer::handle_decorated(Node n, int depth) {
+  Node def = field<"definition">(n);
+  std::string fname = is<"function_definition">(def) ? text(field<"name">(def)) : std::string();
+  for (Node d : named_children(n)) {
+    if (!is<"decorator">(d)) continue;
+    Node expr = nth_named(d, 0);
+    Node callee = is<"call">(expr) ? field<"function">(expr) : expr;
+    const std::string q(qualified(callee));
+    if (q == "pyspark.sql.functions.udf") {
+      m_.udfs.push_back({fname, UdfKind::row, pos_of(d), cell_->number, std::nullopt, "decorator", fname,
+                         functions_.empty() ? std::string() : std::string(functions_.back())});
+      m_.udf_names.insert(fname);
+    } else if (q == "pyspark.sql.functions.pandas_udf") {
+      m_.pandas_udf_names.insert(fname);
+    }
+  }
+  visit(def, depth + 1);
+}
+
+bool Analyzer::is_user_defined_function(std::string_view root) {
+  return root == "UserDefinedFunction" || root == "pyspark.sql.udf.UserDefinedFunction" ||
+         root == "pyspark.sql.functions.UserDefinedFunction";
+}
+
+void Analyzer::note_udf_call(const Chain& c) {
+  if (c.root_is_call && (c.root == "pyspark.sql.functions.udf" || is_user_defined_function(c.root)) &&
+      only_udf_marks(c)) {
+    UdfDef u{"", UdfKind::row, c.pos, c.cell, std::nullopt, "udf-call", "", std::string(c.function)};
+    u.lambda = first_lambda_;  // udf(lambda s: s.upper()) keeps its lambda for the built-in suggestion
+    if (!c.root_args.empty() && c.root_args[0].value.kind() == "identifier") u.function = c.root_args[0].value.text();
+    m_.udfs.push_back(u);
+    return;
+  }
+  // spark.udf.register("name", f[, returnType]) and sqlContext.registerFunction("name", f): a Python
+  // function unless it is a pandas UDF.
+  bool spark_register = c.links.size() >= 2 && c.links[c.links.size() - 2].name == "udf" &&
+                        c.links.back().name == "register" && !c.root_is_call &&
+                        (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
+  bool context_register = !c.root_is_call && c.links.size() == 1 && c.links[0].name == "registerFunction";
+  if (spark_register || context_register) {
+    const Link& reg = c.links.back();
+    if (reg.args.size() < 2) return;
+    const Expr& fn = reg.args[1].value;
+    // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
+    if (m_.pandas_udf_names.count(fn.text()) != 0 || m_.udf_names.count(fn.text()) != 0) return;
+    UdfDef u{std::string(reg.args[0].value.string_value().value_or("")),
+             UdfKind::row,
+             c.pos,
+             c.cell,
+             fn.lambda() != nullptr ? std::optional<Expr::Lambda>(*fn.lambda()) : std::nullopt,
+             "register",
+             fn.kind() == "identifier" ? std::string(fn.text()) : std::string(),
+             std::string(c.function)};
+    m_.udfs.push_back(u);
+  }
+}
+
+std::span<const std::pair<Expr, Expr>> Analyzer::pairs_of(const Chain& c, const Link& l) const {
+  auto it = link_pairs_.find({c.cell, l.name_pos.start_byte});
+  return it == link_pairs_.end() ? std::span<const std::pair<Expr, Expr>>() : it->second;
+}
+
+void Analyzer::note_setting(const Chain& c) {
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const Link& l = c.links[i];
+    if ((l.name == "master" || l.name == "setMaster") && !l.args.empty() &&
+        l.args[0].value.string_value().value_or("").rfind("local", 0) == 0)
+      m_.local_master = true;
+    bool conf_set = l.name == "set" && i > 0 && c.links[i - 1].name == "conf";
+    bool builder_config = l.name == "config";
+    // SparkConf().set(...), and conf.set(...) on a name bound to SparkConf().
+    const Chain* origin = c.origin();
+    bool sparkconf = origin != nullptr && origin->root_is_call && origin->root.find("SparkConf") != std::string::npos;
+    bool sparkconf_set = (l.name == "set" || l.name == "setAll") && sparkconf;
+    bool sql = l.name == "sql" && l.is_call && (i == 0) && !c.root_is_call &&
+               (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
+    if (sql && !l.args.empty() && l.args[0].value.string_value()) {
+      const Expr& s = l.args[0].value;
+      for (auto& st : sql_set_statements(*s.string_value())) {
+        ConfSetting cs;
+        cs.key = st.key;
+        cs.value = st.value;
+        cs.literal = true;
+        cs.pos = s.pos();
+        cs.value_pos = s.pos();
+        cs.cell = c.cell;
+        cs.via = "SQL SET";
+        cs.function = std::string(c.function);
+        m_.settings.push_back(std::move(cs));
+      }
+      continue;
+    }
+    bool set_conf = l.name == "setConf" && l.is_call;  // SQLContext / HiveContext (Spark 1.x)
+    if (sparkconf_set && l.name == "setAll") {
+      for (const auto& [key, value] : pairs_of(c, l)) add_setting(c, l, i, key, value, "SparkConf.setAll", true);
+      continue;
+    }
+    if (builder_config && !pairs_of(c, l).empty()) {
+      for (const auto& [key, value] : pairs_of(c, l)) add_setting(c, l, i, key, value, "builder.config", true);
+      continue;
+    }
+    if (!(conf_set || builder_config || sparkconf_set || set_conf) || l.args.size() < 2) continue;
+    add_setting(c, l, i, l.args[0].value, l.args[1].value,
+                conf_set         ? "conf.set"
+                : builder_config ? "builder.config"
+                : set_conf       ? "setConf"
+                                 : "SparkConf.set");
+  }
+}
+
+const Expr& Analyzer::literal_of(const Expr& e) const {
+  if (e.kind() == "identifier")
+    if (auto it = constants_.find(e.text()); it != constants_.end()) return it->second;
+  return e;
+}
+
+void Analyzer::add_setting(const Chain& c, const Link& l, std::size_t i, const Expr& key_expr, const Expr& value_expr,
+                           const char* via, bool at_key) {
+  {
+    const Expr& key = literal_of(key_expr);
+    const Expr& value = literal_of(value_expr);
+    if (!key.string_value()) return;
+    bool conf_set = std::string_view(via) == "conf.set";
+    ConfSetting cs;
+    cs.key = *key.string_value();
+    cs.cell = c.cell;
+    cs.pos = l.expr_pos;
+    cs.pos.start_byte = l.name_pos.start_byte;
+    if (at_key) cs.pos = key_expr.pos();  // one pair of setAll([...]) / config(map={...})
+    cs.value_pos = value_expr.pos();
+    cs.via = via;
+    cs.function = std::string(c.function);
+    if (conf_set && i + 1 == c.links.size()) cs.statement = c.whole_statement;
+    if (value.string_value()) {
+      cs.value = *value.string_value();
+      cs.literal = true;
+    } else if (value.int_value()) {
+      cs.value = std::to_string(*value.int_value());
+      cs.literal = true;
+    } else if (value.bool_value()) {
+      cs.value = *value.bool_value() ? "true" : "false";
+      cs.literal = true;
+    } else {
+      cs.value = value.text();
+    }
+    m_.settings.push_back(std::move(cs));
+  }
+}
+
+void Analyzer::note_whole_statement(Node n, int depth) {
+  const Chain* c = build_chain(nth_named(n, 0), depth + 1);
+  Pos p = pos_of(n);
+  std::size_t line_start = p.start_byte == 0 ? std::string_view::npos : src_.rfind('\n', p.start_byte - 1);
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  std::size_t after = src_.find_first_not_of(" \t\r", p.end_byte);
+  bool alone = src_.substr(line_start, p.start_byte - line_start).find_first_not_of(" \t") == std::string_view::npos &&
+               (after == std::string_view::npos || src_[after] == '\n');
+  if (!alone) return;
+  p.start_byte = static_cast<std::uint32_t>(line_start);
+  p.end_byte = static_cast<std::uint32_t>(after == std::string_view::npos ? src_.size() : after + 1);
+  const_cast<Chain*>(c)->whole_statement = p;
+}
+
+int Analyzer::spelled_out_turns(Node it) {
+  it = unparen(it);
+  // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
+  for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
+    std::string fn = text(field<"function">(it));
+    Node args = field<"arguments">(it);
+    if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple") ||
+        named_count(args) != 1)
+      break;
+    it = unparen(nth_named(args, 0));
+  }
+  // d.items(), d.keys(), d.values() of a dictionary: as many turns as it has keys.
+  if (is<"call">(it) && is<"attribute">(field<"function">(it)) && named_count(field<"arguments">(it)) == 0) {
+    const std::string method = text(field<"attribute">(field<"function">(it)));
+    if (method == "items" || method == "keys" || method == "values")
+      it = unparen(field<"object">(field<"function">(it)));
+  }
+  if (is<"list">(it) || is<"tuple">(it) || is<"set">(it) || is<"dictionary">(it)) {
+    for (std::uint32_t i = 0; i < named_count(it); ++i)
+      if (is<"list_splat">(nth_named(it, i)) || is<"dictionary_splat">(nth_named(it, i))) return -1;
+    return static_cast<int>(named_count(it));
+  }
+  // A name bound once to a collection written out in the code: its items.
+  if (is<"identifier">(it) && m_.literal_collections.count(text(it)) != 0)
+    if (auto size = m_.literal_sizes.find(text(it)); size != m_.literal_sizes.end()) return size->second;
+  if (!is<"call">(it) || text(field<"function">(it)) != "range") return -1;
+  Node args = field<"arguments">(it);
+  std::vector<long long> v;
+  for (Node a : named_children(args)) {
+    if (!is<"integer">(a)) return -1;
+    try {
+      v.push_back(std::stoll(text(a)));
+    } catch (...) {
+      return -1;
+    }
+  }
+  if (v.size() == 1) return static_cast<int>(std::max(0LL, std::min(v[0], 1'000'000LL)));
+  if (v.size() == 2) return static_cast<int>(std::max(0LL, std::min(v[1] - v[0], 1'000'000LL)));
+  return -1;
+}
+
+const Chain* Analyzer::counted(Node e, int depth, bool& via_len) {
+  e = unparen(e);
+  via_len = false;
+  if (is<"call">(e) && text(field<"function">(e)) == "len") {
+    Node args = field<"arguments">(e);
+    if (named_count(args) != 1) return nullptr;
+    Node inner = unparen(nth_named(args, 0));
+    if (!is<"call">(inner)) return nullptr;
+    const Chain* c = build_chain(inner, depth + 1);
+    if (c == nullptr || c->links.empty() || c->links.back().name != "collect" || !c->links.back().args.empty())
+      return nullptr;
+    via_len = true;
+    return c;
+  }
+  if (!is<"call">(e)) return nullptr;
+  const Chain* c = build_chain(e, depth + 1);
+  if (c == nullptr || c->links.empty() || c->links.back().name != "count" || !c->links.back().args.empty() ||
+      !c->links.back().is_call)
+    return nullptr;
+  return c;
+}
+
+void Analyzer::note_size_test(const Chain* c, bool via_len, bool means_empty, Node whole) {
+  SizeTest s;
+  s.chain = c;
+  s.via_len = via_len;
+  s.means_empty = means_empty;
+  s.pos = pos_of(whole);
+  s.cell = cell_->number;
+  m_.size_tests.push_back(s);
+}
+
+void Analyzer::note_comparison(Node n, int depth) {
+  if (named_count(n) != 2 || child_count(n) != 3) return;
+  Node a = nth_named(n, 0), b = nth_named(n, 1);
+  std::string op(node_type(nth_child(n, 1)));
+  bool via_len = false;
+  const Chain* c = counted(a, depth, via_len);
+  Node lit = b;
+  if (c == nullptr) {
+    c = counted(b, depth, via_len);
+    lit = a;
+    // 0 < n is n > 0: mirror the operator.
+    if (op == "<")
+      op = ">";
+    else if (op == ">")
+      op = "<";
+    else if (op == "<=")
+      op = ">=";
+    else if (op == ">=")
+      op = "<=";
+  }
+  if (c == nullptr || !is<"integer">(unparen(lit))) return;
+  std::string v = text(unparen(lit));
+  if (v != "0" && v != "1") return;
+  bool zero = v == "0";
+  if ((op == "==" && zero) || (op == "<" && !zero) || (op == "<=" && zero))
+    note_size_test(c, via_len, true, n);
+  else if ((op == "!=" && zero) || (op == ">" && zero) || (op == ">=" && !zero))
+    note_size_test(c, via_len, false, n);
+}
+
+void Analyzer::note_truth_test(Node cond, int depth) {
+  cond = unparen(cond);
+  bool negated = false;
+  Node whole = cond;
+  if (is<"not_operator">(cond)) {
+    negated = true;
+    cond = unparen(field<"argument">(cond));
+  }
+  bool via_len = false;
+  if (const Chain* c = counted(cond, depth, via_len)) note_size_test(c, via_len, negated, whole);
+}
+
+}  // namespace planlint::pyspark::detail

@@ -1,0 +1,147 @@
+// The SourceModel's out-of-line members: chains' pipelines and origins, imports and qualified names,
+// defs, line and column places, and the arena that keeps its lists.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pyspark/model.hpp"
+#include "pyspark/notebook.hpp"
+#include "util/name_set.hpp"
+
+namespace planlint::pyspark {
+
+const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
+  if (!keyword.empty())
+    for (const auto& a : args)
+      if (a.keyword == keyword) return &a;
+  std::size_t positional = 0;
+  for (const auto& a : args) {
+    if (!a.keyword.empty()) continue;
+    if (positional++ == index) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<Step> Chain::pipeline() const {
+  // Rules ask for it for every chain: one allocation, of the right size, and no other. The bound
+  // chains are walked again for each one, earliest first (a history is a few chains long).
+  constexpr std::size_t kMaxHistory = 64;
+  std::size_t depth = 0, links = 0;
+  for (const Chain* c = this; c != nullptr && depth < kMaxHistory; c = c->bound) {
+    ++depth;
+    links += c->links.size();
+  }
+  std::vector<Step> out;
+  out.reserve(links);
+  for (std::size_t from_end = depth; from_end > 0; --from_end) {
+    const Chain* c = this;
+    for (std::size_t k = 1; k < from_end; ++k) c = c->bound;
+    for (const auto& l : c->links) out.push_back({c, &l});
+  }
+  return out;
+}
+
+const Chain* Chain::origin() const {
+  const Chain* c = this;
+  for (int i = 0; i < 64 && c->bound != nullptr; ++i) c = c->bound;
+  return c;
+}
+
+FunctionInfo& SourceModel::add_function(std::string_view name) {
+  auto it = functions.find(name);
+  if (it == functions.end()) {
+    it = functions.emplace(std::string(name), FunctionInfo()).first;
+    function_index_[it->first] = &it->second;
+  }
+  return it->second;
+}
+
+void SourceModel::set_import(std::string_view local, std::string qualified) {
+  auto it = imports.find(local);
+  if (it == imports.end()) it = imports.emplace(std::string(local), std::string()).first;
+  it->second = std::move(qualified);
+  import_index_[it->first] = &it->second;
+  if (!local.empty() && local.size() < 64) {
+    import_lengths_ |= std::uint64_t{1} << local.size();
+    const auto first = static_cast<unsigned char>(local.front());
+    import_firsts_[first / 64] |= std::uint64_t{1} << (first % 64);
+  }
+}
+
+std::string_view SourceModel::qualify(std::string_view dotted, std::string& buffer) const {
+  if (dotted.empty()) return {};
+  auto dot = dotted.find('.');
+  const std::string_view head = dotted.substr(0, dot);
+  if (auto it = may_import(head) ? import_index_.find(head) : import_index_.end(); it != import_index_.end()) {
+    const std::string_view rest = dot == std::string_view::npos ? std::string_view{} : dotted.substr(dot);
+    if (rest.empty()) return *it->second;
+    buffer.assign(*it->second);
+    buffer += rest;
+    return buffer;
+  }
+  if (dot == std::string_view::npos && star_imports.count("pyspark.sql.functions") != 0) {
+    static const util::NameSet known{"udf", "pandas_udf", "broadcast", "col", "column", "expr", "lit"};
+    if (known.contains(head)) {
+      buffer.assign("pyspark.sql.functions.");
+      buffer += head;
+      return buffer;
+    }
+  }
+  return dotted;
+}
+
+std::string SourceModel::qualify(std::string_view dotted) const {
+  std::string buffer;
+  return std::string(qualify(dotted, buffer));
+}
+
+void* ModelArena::take(std::size_t bytes, std::size_t align) {
+  std::size_t at = (used_ + align - 1) / align * align;
+  if (blocks_.empty() || at + bytes > capacity_) {
+    // A list larger than a block gets a block of its own (operator new[] aligns for any record).
+    capacity_ = std::max(kBlock, bytes);
+    // Not zeroed: make() constructs what it hands out (zeroing was 0.7 % of a run and touched every page).
+    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(capacity_));
+    at = 0;
+  }
+  used_ = at + bytes;
+  return blocks_.back().get() + at;
+}
+
+Place SourceModel::place(int cell_number, const Pos& pos) const {
+  // Indexed by cell number (a notebook has tens of thousands of cells: no map node for each); an
+  // empty entry is not read yet. A number that is no cell's reads cell() as it is, uncached.
+  std::vector<std::uint32_t> uncached;
+  const bool cacheable = cell_number >= 0 && static_cast<std::size_t>(cell_number) <= file->cells.size();
+  if (cacheable && line_starts_.size() <= static_cast<std::size_t>(cell_number))
+    line_starts_.resize(file->cells.size() + 1);
+  std::vector<std::uint32_t>& starts = cacheable ? line_starts_[static_cast<std::size_t>(cell_number)] : uncached;
+  if (starts.empty()) {
+    starts.push_back(0);
+    const std::string_view t = cell(cell_number).text;
+    for (std::size_t nl = t.find('\n'); nl != std::string_view::npos; nl = t.find('\n', nl + 1))
+      starts.push_back(static_cast<std::uint32_t>(nl + 1));
+    starts.shrink_to_fit();
+  }
+  auto point = [&](std::uint32_t byte, std::uint32_t& line, std::uint32_t& column) {
+    auto after = std::upper_bound(starts.begin(), starts.end(), byte);
+    line = static_cast<std::uint32_t>(after - starts.begin());
+    column = byte - starts[line - 1] + 1;
+  };
+  Place p;
+  point(pos.start_byte, p.line, p.column);
+  point(pos.end_byte, p.end_line, p.end_column);
+  return p;
+}
+
+const Cell& SourceModel::cell(int number) const {
+  const Cell* c = find_cell(*file, number);
+  return c != nullptr ? *c : file->cells.front();
+}
+
+}  // namespace planlint::pyspark
