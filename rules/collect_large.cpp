@@ -21,7 +21,8 @@ through names, helper functions that return one, and parameters of functions cal
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
   `DESCRIBE`, `SELECT current_user()`), a grouped aggregate or `distinct()` values (one row per key,
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
-  code (functions named `test*`, files pytest collects, `tests/` folders), which runs on fixtures.
+  code (functions named `test*`, files pytest collects, `tests/` folders), which runs on fixtures, and
+  an error path (a branch that ends in `raise`, an `except` clause: a look at what went wrong).
 - **A warning** when the code shows volume: a join, union or explode of a read of a table or files
   (`spark.table`, `spark.read...`, `SELECT ... FROM t`) that nothing aggregates, limits or filters to
   a key afterwards.
@@ -74,7 +75,8 @@ void check_collect_large(SourceContext& ctx) {
   for (const auto& chain : m.chains) {
     // An RDD made on the driver or from files is not a DataFrame; one that holds a DataFrame's rows is.
     if (!chain.is_dataframe && !chain.rdd_of_dataframe) continue;
-    if (!has_own_link(chain, pulls) || in_test_code(m, chain)) continue;
+    // On an error path (a branch that ends in raise, an except clause): a look at what went wrong.
+    if (!has_own_link(chain, pulls) || in_test_code(m, chain) || chain.on_error_path) continue;
     auto pipeline = chain.pipeline();
     std::size_t own_start = pipeline.size() - chain.links.size();
     for (std::size_t i = own_start; i < pipeline.size(); ++i) {

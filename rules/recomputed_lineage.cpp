@@ -46,7 +46,8 @@ of it (writes, counts, collects), or one action in a loop; when the other uses a
 (`show`, `display`, `first`, `take`, `head`, an action right after `limit(n)`), often a look while developing, or when one action
 reads it twice within one query (a self-join, a union of two filters of it: Spark reuses an
 identical shuffle inside a query), it is an `info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
-uses already. Uses in different branches of one `if` are not added up. Uses inside functions the
+uses already. Uses in different branches of one `if` are not added up, and uses on an error path (a
+branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway. Uses inside functions the
 DataFrame is passed to are not followed, nor is the lineage of a DataFrame parameter (the caller may
 have cached it); a DataFrame returned by a helper function of the file stands for what the helper
 reads, unless the helper caches it. Streaming DataFrames are not reported.
@@ -166,6 +167,8 @@ class Graph {
 
   // The action `c` runs itself, if any: its first driver result, write, show or foreach.
   [[nodiscard]] std::optional<Action> action(const Chain& c) const {
+    // On an error path (a branch that raises, an except clause) it runs when the job failed anyway.
+    if (c.on_error_path) return std::nullopt;
     if (c.root_is_call &&
         (c.root == "display" || (c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display")))
       return Action{&c, nullptr};

@@ -29,7 +29,8 @@ and for every `createDataFrame` of a pandas DataFrame (read from files or built 
 in the driver's memory, and the code does not show whether that is ten rows or ten million). Not reported: a `toPandas()` of a DataFrame that is small by
 construction (`limit(n)`, a global aggregate, driver-built data: Arrow changes nothing for ten rows)
 or of a grouped aggregate (a row per key); test code (functions named `test*`, files pytest
-collects, `tests/` folders); code that runs on Databricks
+collects, `tests/` folders); a `toPandas()` on an error path (a branch that ends in `raise`, an
+`except` clause); code that runs on Databricks
 (a Databricks notebook, a Jupyter export of one, code that uses `dbutils`: Databricks runtimes
 enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
 by default. Open-source Spark 2.3 to 4.1 has it off by default.
@@ -142,7 +143,8 @@ void check_topandas_without_arrow(SourceContext& ctx) {
         pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
         // Row-by-row conversion costs in proportion to the rows: nothing for a few (or one per key of
         // a grouped result, or fixtures in tests), a warning for a read, advice where size is unknown.
-        if (pyspark::small_by_construction(rows.rows) || rows.rows == pyspark::Rows::grouped || in_test_code(m, chain))
+        if (pyspark::small_by_construction(rows.rows) || rows.rows == pyspark::Rows::grouped ||
+            in_test_code(m, chain) || chain.on_error_path)
           continue;
         const bool large = rows.rows == pyspark::Rows::large && rows.multiplied;
         auto& d = ctx.report(chain.cell, l.name_pos,

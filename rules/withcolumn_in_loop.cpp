@@ -17,10 +17,13 @@ grows from turn to turn: bound before the loop or from its own previous value. A
 afresh at the top of each turn, or the loop variable itself, is not reported.
 
 Severity follows the number of turns the code shows. A loop over a collection written out in the
-code (`for c in ["a", "b"]`, `range(5)`, a dict literal's items, a name bound once to a literal list)
-with 20 turns or fewer adds a handful of projections and is not reported; a loop over a DataFrame's
-columns (`for c in df.columns`, `df.schema.fields`, `df.dtypes`) is a warning, since wide tables have
-hundreds; any other loop (the count is not in sight) is an info. Test code is not reported.
+code (`for c in ["a", "b"]`, `range(5)`, a dict literal's items, `zip` of such lists, a name bound
+once to a literal list, also in a project module it imports, or a function parameter that every
+call in the file, or its default, fills with such a list) with 20 turns or fewer adds a handful of
+projections and is not reported; a loop over a DataFrame's columns (`for c in df.columns`,
+`df.schema.fields`, `df.dtypes`) is a warning, since wide tables have hundreds; any other loop (the
+count is not in sight) is an info. Test code is not reported, nor a `withColumn` under
+`if c == "name":` on the loop variable (one turn at most).
 
 ## Why is this bad?
 Each call adds a projection to the logical plan. Hundreds of them make analysis and optimisation
@@ -50,7 +53,8 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
   const auto& m = ctx.model();
   for (const auto& chain : m.chains) {
     if (!chain.in_loop || chain.assigned_to.empty() || chain.assigned_to != chain.root || chain.root_is_call) continue;
-    if (!carried_across_turns(chain) || in_test_code(m, chain)) continue;
+    // `if c == "name":` around it: one turn at most.
+    if (!carried_across_turns(chain) || in_test_code(m, chain) || chain.once_per_loop) continue;
     const pyspark::Loop* loop = chain.loop >= 1 && chain.loop <= static_cast<int>(m.loops.size())
                                     ? &m.loops[static_cast<std::size_t>(chain.loop - 1)]
                                     : nullptr;

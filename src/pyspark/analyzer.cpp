@@ -38,7 +38,8 @@ const TypeSet kOwnHandling{"comment",
                            "for_statement",
                            "while_statement",
                            "function_definition",
-                           "class_definition"};
+                           "class_definition",
+                           "except_clause"};
 
 }  // namespace
 
@@ -338,7 +339,13 @@ void Analyzer::visit(Node n, int depth) {
     int id = ++next_if_;
     branches_.emplace_back(id, 0);
     branches_changed_ = true;
+    const int raises = ends_in_raise(field<"consequence">(n)) ? 1 : 0;
+    const int once = compares_loop_target_with_literal(field<"condition">(n)) ? 1 : 0;
+    error_path_ += raises;
+    once_per_loop_ += once;
     visit(field<"consequence">(n), depth + 1);
+    error_path_ -= raises;
+    once_per_loop_ -= once;
     branches_.pop_back();
     branches_changed_ = true;
     int branch = 1;
@@ -350,10 +357,21 @@ void Analyzer::visit(Node n, int depth) {
       if (!is<"elif_clause">(c) && !is<"else_clause">(c)) continue;
       branches_.emplace_back(id, branch++);
       branches_changed_ = true;
+      const int clause_raises =
+          ends_in_raise(is<"elif_clause">(c) ? field<"consequence">(c) : field<"body">(c)) ? 1 : 0;
+      error_path_ += clause_raises;
       visit(c, depth + 1);
+      error_path_ -= clause_raises;
       branches_.pop_back();
       branches_changed_ = true;
     }
+    return;
+  }
+  if (t == "except_clause") {
+    ++error_path_;
+    for (Node c : all_children(n))
+      if (is_named(c) || is<"comment">(c)) visit(c, depth + 1);
+    --error_path_;
     return;
   }
   if (t == "for_statement" || t == "while_statement") {
@@ -367,6 +385,10 @@ void Analyzer::visit(Node n, int depth) {
     loop.cell = cell_->number;
     if (t == "for_statement") {
       loop.known_turns = spelled_out_turns(field<"right">(n));
+      // for c in columns: where `columns` is a parameter, the callers decide (resolve_param_loops).
+      if (Node right = unparen(field<"right">(n));
+          loop.known_turns < 0 && is<"identifier">(right) && !functions_.empty())
+        param_loops_.push_back({m_.loops.size() - 1, std::string(functions_.back()), text(right)});
       // for c in df.columns / df.schema.fields / df.dtypes: one turn per column of a DataFrame.
       const std::string_view over = view(field<"right">(n));
       loop.over_columns = over.find(".columns") != std::string_view::npos ||
@@ -381,6 +403,7 @@ void Analyzer::visit(Node n, int depth) {
     }
     auto saved_targets = loop_targets_;
     if (t == "for_statement") note_loop_targets(field<"left">(n), depth + 1);
+    if (t == "for_statement" && !is<"identifier">(field<"left">(n))) unpacking_loops_.insert(loops_.back());
     visit(field<"body">(n), depth + 1);
     loop_targets_ = std::move(saved_targets);
     loops_.pop_back();
@@ -438,7 +461,38 @@ SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes) {
   detail::Analyzer analyzer(file, m, chunk_bytes);
   analyzer.run();
   analyzer.resolve_functions();
+  analyzer.resolve_param_loops();
   return m;
 }
 
 }  // namespace planlint::pyspark
+
+namespace planlint::pyspark::detail {
+
+bool Analyzer::ends_in_raise(Node block) const {
+  Node last{};
+  for (Node c : named_children(block))
+    if (!is<"comment">(c)) last = c;
+  return !is_null(last) && is<"raise_statement">(last);
+}
+
+bool Analyzer::compares_loop_target_with_literal(Node cond) const {
+  cond = unparen(cond);
+  if (loops_.empty() || unpacking_loops_.count(loops_.back()) != 0 || !is<"comparison_operator">(cond) ||
+      named_count(cond) != 2 || child_count(cond) != 3)
+    return false;
+  if (view(nth_child(cond, 1)) != "==") return false;
+  Node a = nth_named(cond, 0), b = nth_named(cond, 1);
+  if (is<"string">(a) || is<"integer">(a)) std::swap(a, b);
+  if (!(is<"string">(b) || is<"integer">(b))) return false;
+  // The element itself (`c == "x"` over column names), or its name (`col["name"]`, `f.name`).
+  if (is<"subscript">(a) && view(field<"subscript">(a)).find("name") != std::string_view::npos)
+    a = field<"value">(a);
+  else if (is<"attribute">(a) && view(field<"attribute">(a)) == "name")
+    a = field<"object">(a);
+  if (!is<"identifier">(a)) return false;
+  auto target = loop_targets_.find(view(a));
+  return target != loop_targets_.end() && target->second == loops_.back();
+}
+
+}  // namespace planlint::pyspark::detail

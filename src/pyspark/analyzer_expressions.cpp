@@ -339,6 +339,8 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
   c.cell = cell_->number;
   c.statement = statement_;
   c.in_loop = loop_depth_ > 0;
+  c.on_error_path = error_path_ > 0;
+  c.once_per_loop = once_per_loop_ > 0;
   c.loop = loops_.empty() ? 0 : loops_.back();
   if (!functions_.empty()) c.function = functions_.back();
   if (branches_changed_) {
@@ -459,6 +461,18 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
 Chain::Root Analyzer::make_root_call(Node call, int depth, ArenaList<Arg>& args_out) {
   Chain::Root root{view(call), pos_of(call)};
   if (depth < kMaxDepth) args_out = make_args(field<"arguments">(call), depth);
+  // f(df, ["a", "b"]) of a plain name: what each argument spells out (a def may loop over it).
+  if (Node callee = field<"function">(call); is<"identifier">(callee) && depth < kMaxDepth) {
+    auto& turns = call_turns_[text(callee)].emplace_back();
+    int position = 0;
+    for (Node a : named_children(field<"arguments">(call))) {
+      if (is<"comment">(a)) continue;
+      if (is<"keyword_argument">(a))
+        turns[text(field<"name">(a))] = spelled_out_turns(field<"value">(a));
+      else if (!is<"list_splat">(a) && !is<"dictionary_splat">(a))
+        turns["#" + std::to_string(position++)] = spelled_out_turns(a);
+    }
+  }
   return root;
 }
 

@@ -263,6 +263,17 @@ void Analyzer::note_whole_statement(Node n, int depth) {
 
 int Analyzer::spelled_out_turns(Node it) {
   it = unparen(it);
+  // zip(a, b): as many turns as the shortest.
+  if (is<"call">(it) && view(field<"function">(it)) == "zip") {
+    int fewest = -1;
+    for (Node a : named_children(field<"arguments">(it))) {
+      if (is<"comment">(a)) continue;
+      const int n = spelled_out_turns(a);
+      if (n < 0) return -1;
+      fewest = fewest < 0 ? n : std::min(fewest, n);
+    }
+    return fewest;
+  }
   // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
   for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
     std::string fn = text(field<"function">(it));
@@ -284,8 +295,9 @@ int Analyzer::spelled_out_turns(Node it) {
     return static_cast<int>(named_count(it));
   }
   // A name bound once to a collection written out in the code: its items.
-  if (is<"identifier">(it) && m_.literal_collections.count(text(it)) != 0)
-    if (auto size = m_.literal_sizes.find(text(it)); size != m_.literal_sizes.end()) return size->second;
+  // (Also `config.COLUMNS` of a project module imported as `config`.)
+  if ((is<"identifier">(it) || is<"attribute">(it)) && m_.literal_collections.count(view(it)) != 0)
+    if (auto size = m_.literal_sizes.find(view(it)); size != m_.literal_sizes.end()) return size->second;
   if (!is<"call">(it) || text(field<"function">(it)) != "range") return -1;
   Node args = field<"arguments">(it);
   std::vector<long long> v;
@@ -374,6 +386,36 @@ void Analyzer::note_truth_test(Node cond, int depth) {
   }
   bool via_len = false;
   if (const Chain* c = counted(cond, depth, via_len)) note_size_test(c, via_len, negated, whole);
+}
+
+}  // namespace planlint::pyspark::detail
+
+namespace planlint::pyspark::detail {
+
+void Analyzer::resolve_param_loops() {
+  for (const ParamLoop& p : param_loops_) {
+    const FunctionInfo* f = m_.function(p.function);
+    if (f == nullptr) continue;
+    const auto at = std::find(f->params.begin(), f->params.end(), p.param);
+    if (at == f->params.end()) continue;
+    const std::string position = "#" + std::to_string(at - f->params.begin());
+    int default_turns = -1;
+    if (auto d = default_turns_.find(p.function); d != default_turns_.end())
+      if (auto t = d->second.find(p.param); t != d->second.end()) default_turns = t->second;
+    int most = default_turns;
+    bool known = true;
+    if (auto calls = call_turns_.find(p.function); calls != call_turns_.end()) {
+      most = -1;
+      for (const auto& call : calls->second) {
+        auto t = call.find(p.param);
+        if (t == call.end()) t = call.find(position);
+        const int turns = t != call.end() ? t->second : default_turns;
+        known = known && turns >= 0;
+        most = std::max(most, turns);
+      }
+    }
+    if (known && most >= 0) m_.loops[p.loop].known_turns = most;
+  }
 }
 
 }  // namespace planlint::pyspark::detail

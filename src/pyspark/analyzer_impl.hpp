@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -136,11 +137,25 @@ class Analyzer {
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
   std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
+  int error_path_ = 0;               // open branches that end in raise, and except clauses
+  int once_per_loop_ = 0;            // open `if <loop variable> == <literal>:` branches
+  std::set<int> unpacking_loops_;    // loops whose target is a tuple (`for name, dtype in df.dtypes`)
+  // Turns of the collection arguments of each call of a plain name (`f(df, ["a", "b"])`): per call,
+  // by position ("#0") and keyword; -1 when the argument is not a collection the code spells out.
+  std::map<std::string, std::vector<std::map<std::string, int, std::less<>>>, std::less<>> call_turns_;
+  std::map<std::string, std::map<std::string, int, std::less<>>, std::less<>> default_turns_;  // of literal defaults
+  struct ParamLoop {
+    std::size_t loop;  // index in m_.loops
+    std::string function, param;
+  };
+  std::vector<ParamLoop> param_loops_;  // `for c in param:` whose turns the callers decide
 
  public:
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,
   // a helper that returns one) change what earlier chains are.
   void resolve_functions();
+  // After the whole file: loops over a parameter take the turns its callers (or its default) spell out.
+  void resolve_param_loops();
 
  private:
   // The lambda passed first to a root call: udf(lambda s: s.upper(), ...).
@@ -312,6 +327,10 @@ class Analyzer {
 
   // `["a", "b"]`, `("a", "b")`, `{"a"}`: their length; `range(3)`, `range(1, 4)`: the count; else -1.
   int spelled_out_turns(Node it);
+  // Whether a block (an if body, an else clause) ends in `raise`.
+  bool ends_in_raise(Node block) const;
+  // Whether `cond` is `<target of the innermost loop> == <literal>` (either way round).
+  bool compares_loop_target_with_literal(Node cond) const;
 
   // The chain counted by `e` (`df.count()`, or `len(df.collect())` with via_len), or nullptr.
   const Chain* counted(Node e, int depth, bool& via_len);

@@ -380,6 +380,8 @@ void Analyzer::note_function(Node def) {
     } else if (is<"default_parameter">(p) || is<"typed_default_parameter">(p)) {
       name = text(field<"name">(p));
       type = field<"type">(p);
+      if (const int turns = spelled_out_turns(field<"value">(p)); turns >= 0)
+        default_turns_[std::string(view(field<"name">(def)))][name] = turns;
     }
     if (name.empty()) continue;
     f.params.push_back(name);
