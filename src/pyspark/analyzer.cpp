@@ -188,7 +188,7 @@ void Analyzer::use_export(const ModuleExports& from, const std::string& name, co
     m_.nondeterministic_udfs.insert(qualified);
   }
   if (from.dataframe_functions.count(name) != 0) m_.add_function(qualified).returns_dataframe = true;
-  if (auto it = from.literal_sizes.find(name); it != from.literal_sizes.end() && local.find('.') == std::string::npos) {
+  if (auto it = from.literal_sizes.find(name); it != from.literal_sizes.end()) {
     m_.literal_collections.insert(local);
     m_.literal_sizes[local] = it->second;
   }
@@ -208,6 +208,7 @@ void Analyzer::use_module(const std::string& module, const std::string& local) {
   for (const auto& u : from->row_udfs) each(u);
   for (const auto& u : from->pandas_udfs) each(u);
   for (const auto& f : from->dataframe_functions) each(f);
+  for (const auto& [l, size] : from->literal_sizes) each(l);  // `for c in config.COLUMNS:`
 }
 
 void Analyzer::load_imports() {
