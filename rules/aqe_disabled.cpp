@@ -73,7 +73,8 @@ never its result. Plans: display-only; remove the setting that turns it off, or 
 `spark.conf.set("spark.sql.adaptive.enabled", "true")`.
 
 ## Options
-`target-spark-version`: for versions before 3.2, where AQE is off by default, a SparkSession built
+`target-spark-version` (for PySpark sources without one, the version the project pins): for
+versions before 3.2, where AQE is off by default, a SparkSession built
 without `spark.sql.adaptive.enabled=true` is reported too, and plan findings say the setting is needed.
 )md"};
 

@@ -49,14 +49,17 @@ if new_rows.isEmpty():
 
 ## Fix safety
 Safe for a DataFrame when the target Spark version has `DataFrame.isEmpty()` (3.3 and later, the
-default when no `target-spark-version` is set): the test becomes `df.isEmpty()` or
+default when neither `target-spark-version` nor the project's pinned PySpark names an older one):
+the test becomes `df.isEmpty()` or
 `not df.isEmpty()`. For an older target it becomes `len(df.head(1)) == 0` (or `> 0`), and for an
 RDD `rdd.isEmpty()`. When the DataFrame is cached before the test, the count also fills the cache
 for what follows: the finding is an `info` and the fix is unsafe (the cache would then fill on
 first use instead).
 
 ## Options
-`target-spark-version` chooses `isEmpty()` or `head(1)`.
+`target-spark-version` chooses `isEmpty()` or `head(1)`; without it, the version the project pins
+(`pyspark==3.1.2` in requirements.txt, pyproject.toml, setup.py, environment.yml, or a Databricks
+bundle's runtime).
 )md"};
 
 namespace {

@@ -2,12 +2,14 @@
 // one action) compute again from the source, without cache() or persist().
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -32,8 +34,9 @@ they read a few rows), `foreach`, and writes (`.write...save()`, `saveAsTable`, 
 `writeTo...`). When the lineage of a DataFrame is computed two or more times, because two actions
 use it (a `count()` to log progress, then a `write`; two writes) or because one action reaches it
 twice (a union of two filters of it, a self-join, two joins of it), and nothing on the way caches
-it (`cache()`, `persist()`, `checkpoint()`, `localCheckpoint()`, also as a statement of its own), the
-DataFrame where the uses fork is reported, with every use.
+it (`cache()`, `persist()`, `checkpoint()`, `localCheckpoint()`, also as a statement of its own, or a
+cached temporary view of it: `createOrReplaceTempView("v")` then `spark.catalog.cacheTable("v")` or
+`CACHE TABLE v`), the DataFrame where the uses fork is reported, with every use.
 
 Only lineages that cost something count: a read of a table or files, a shuffle (join, groupBy,
 distinct, orderBy, repartition, window...) or a Python UDF; data built on the driver and queries
@@ -73,7 +76,11 @@ print(f"wrote {spark.table('orders_enriched').count()} rows")
 
 ## Fix safety
 Unsafe, for a warning on a lineage with a shuffle or a UDF assigned in the same block as its last use: the fix appends
-`.cache()` to its definition and adds `name.unpersist()` after the last action that reads it.
+`.cache()` to its definition and adds `name.unpersist()` after the last action that reads it (only
+the cache when a `name.unpersist()` already follows that action in the block). Display-only where
+that would change what the code does: the name is bound to another value before the last use (the
+unpersist would release the other one), the function returns or yields the DataFrame after it (the
+caller would get a released cache), or the code unpersists it before its last use.
 Caching costs executor memory (and spills to disk when it does not fit), and it changes what a
 non-deterministic lineage returns to each use (the same rows instead of a new draw), so it is not
 applied by `--fix` alone. Often better: drop a count that only logs progress, or read the figure
@@ -94,6 +101,8 @@ const util::NameSet kShuffles{
     "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
 const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
+const util::NameSet kTempViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
+                               "createGlobalTempView"};
 const util::NameSet kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json"};
 const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
                                "parquet", "csv",         "json",
@@ -221,10 +230,17 @@ class Graph {
   // `name.cache()` after `c` was bound to name, as a statement of its own, materialised at once
   // (`name.cache().count()`) or bound to another name (`cached = name.cache()`): Spark caches by plan,
   // so c's plan is cached from then on.
+  // Also through a temporary view of it that is cached (`name.createOrReplaceTempView("v")`, then
+  // `spark.catalog.cacheTable("v")` or `CACHE TABLE v`): the view's plan is c's.
   [[nodiscard]] bool cached_later(const Chain& c) const {
-    for (const Chain* u : children(&c))
-      if (u->bound == &c && !u->links.empty() && u->links.front().is_call && kCaches.count(u->links.front().name) != 0)
+    for (const Chain* u : children(&c)) {
+      if (u->bound != &c || u->links.empty() || !u->links.front().is_call) continue;
+      const Link& first = u->links.front();
+      if (kCaches.count(first.name) != 0) return true;
+      if (kTempViews.contains(first.name) && !first.args.empty() && first.args[0].value.string_value() &&
+          view_cached(*first.args[0].value.string_value()))
         return true;
+    }
     return false;
   }
 
@@ -387,7 +403,33 @@ class Graph {
     return {total, forks};
   }
 
+  // Whether the file caches the temporary view `view`: `cacheTable("view")`, `CACHE [LAZY] TABLE view`
+  // (in SQL strings or SQL cells), in any case.
+  [[nodiscard]] bool view_cached(std::string_view view) const {
+    if (lowered_.empty()) {
+      for (const auto& cell : m_.file->cells) {
+        lowered_ += cell.text;
+        lowered_ += '\n';
+      }
+      for (char& ch : lowered_) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    std::string v(view);
+    for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    auto word_at = [&](std::size_t at) {
+      const std::size_t end = at + v.size();
+      return end >= lowered_.size() ||
+             (std::isalnum(static_cast<unsigned char>(lowered_[end])) == 0 && lowered_[end] != '_');
+    };
+    for (std::string_view before : {"cachetable(\"", "cachetable('", "cache table ", "cache lazy table "}) {
+      const std::string needle = std::string(before) + v;
+      for (std::size_t at = lowered_.find(needle); at != std::string::npos; at = lowered_.find(needle, at + 1))
+        if (word_at(at + before.size())) return true;
+    }
+    return false;
+  }
+
   const pyspark::SourceModel& m_;
+  mutable std::string lowered_;  // the file's cells, lower case (view_cached reads it)
   // f(used chain, the chain that uses it): a chain uses the chain its root is bound to and the
   // chains of its arguments (`df.groupBy(df.columns)`: an argument that only reads metadata computes
   // nothing).
@@ -450,11 +492,150 @@ std::string indentation(std::string_view text, std::uint32_t at) {
   return std::string(text.substr(start, (end == std::string_view::npos ? text.size() : end) - start));
 }
 
+bool identifier_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; }
+
+// Whether `text` holds `name` as a whole word.
+bool has_word(std::string_view text, std::string_view name) {
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at == 0 || !identifier_char(text[at - 1])) && (end >= text.size() || !identifier_char(text[end]))) return true;
+  }
+  return false;
+}
+
+// Calls f(line start, line text without its indentation, indentation width) for each line that
+// starts in [from, to) and holds code (not blank, not only a comment); f returns false to stop.
+template <class F>
+void for_each_code_line(std::string_view text, std::size_t from, std::size_t to, F&& f) {
+  std::size_t start = from;
+  if (from > 0 && from <= text.size() && text[from - 1] != '\n') {
+    start = text.find('\n', from);
+    start = start == std::string_view::npos ? text.size() : start + 1;
+  }
+  while (start < to && start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    const std::size_t indent = line.find_first_not_of(" \t");
+    if (indent != std::string_view::npos && line[indent] != '#' && line[indent] != '\r')
+      if (!f(start, line.substr(indent), indent)) return;
+    start = end + 1;
+  }
+}
+
+// Whether a line binds `name` again: `name = ...`, `name += ...`, `name: T = ...`, a tuple of names
+// holding it, `for ... name ... in`, `with ... as name`, `except ... as name`, `del name`.
+bool rebinds(std::string_view code, std::string_view name) {
+  if (code.starts_with(name) && (code.size() == name.size() || !identifier_char(code[name.size()]))) {
+    std::string_view rest = code.substr(name.size());
+    rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+    if (rest.starts_with(":") && !rest.starts_with(":=")) return true;  // an annotated binding
+    std::size_t op = rest.find_first_not_of("+-*/%|&^@<>");
+    if (op != std::string_view::npos && op <= 3 && rest[op] == '=' && (op + 1 >= rest.size() || rest[op + 1] != '=') &&
+        (op == 0 || (rest.substr(0, op) != "<" && rest.substr(0, op) != ">")))
+      return true;
+  }
+  if ((code.starts_with("for ") || code.starts_with("async for ")) && code.find(" in ") != std::string_view::npos &&
+      has_word(code.substr(0, code.find(" in ")), name))
+    return true;
+  if ((code.starts_with("with ") || code.starts_with("except")) && has_word(code, name) &&
+      code.find(" as ") != std::string_view::npos && has_word(code.substr(code.find(" as ")), name))
+    return true;
+  if (code.starts_with("del ") && has_word(code, name)) return true;
+  // `a, name = ...`: names, commas, parentheses and stars before the first lone `=`.
+  const std::size_t eq = code.find('=');
+  if (eq == std::string_view::npos || eq + 1 >= code.size() || code[eq + 1] == '=') return false;
+  std::string_view targets = code.substr(0, eq);
+  return targets.find(',') != std::string_view::npos && has_word(targets, name) &&
+         targets.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,()[]* \t") ==
+             std::string_view::npos;
+}
+
+// Whether `name` is bound to something else in text [from, to): a line there (or a statement after a
+// `;` on it) that binds it. Read from the text: the model records chains, not every binding.
+bool rebound_between(std::string_view text, std::size_t from, std::size_t to, std::string_view name) {
+  bool found = false;
+  for_each_code_line(text, from, to, [&](std::size_t, std::string_view code, std::size_t) {
+    for (std::size_t at = 0; !found && at != std::string_view::npos;) {
+      std::string_view statement = code.substr(at);
+      statement.remove_prefix(std::min(statement.size(), statement.find_first_not_of(" \t")));
+      found = rebinds(statement, name);
+      at = code.find(';', at);
+      if (at != std::string_view::npos) ++at;
+    }
+    return !found;
+  });
+  return found;
+}
+
+// Whether the function around `c` hands `name` on after byte `from`: a `return` or `yield` naming it,
+// or a returned chain computed from c. True when the function's extent is not known.
+bool returned_after(const pyspark::SourceModel& m, const Chain& c, std::string_view text, std::size_t from,
+                    std::string_view name) {
+  if (c.function.empty()) return false;
+  const pyspark::FunctionInfo* f = m.function(c.function);
+  if (f == nullptr || f->body.data() < text.data() || f->body.data() + f->body.size() > text.data() + text.size())
+    return true;
+  const std::size_t begin = static_cast<std::size_t>(f->body.data() - text.data());
+  const std::size_t end = begin + f->body.size();
+  if (c.pos.start_byte < begin || c.pos.end_byte > end) return true;  // another def of that name, or past 16 KiB
+  for (const Chain* r : f->returns)
+    if (r->cell == c.cell && r->pos.start_byte >= from)
+      for (const auto& s : r->pipeline())
+        if (s.chain == &c) return true;
+  // `return name`, `return name, n`, `yield name`: to the end of the statement's lines (those indented more).
+  bool found = false;
+  std::size_t returning = std::string_view::npos;  // indentation of the return being read
+  for_each_code_line(text, from, end, [&](std::size_t, std::string_view code, std::size_t indent) {
+    if (returning != std::string_view::npos && indent > returning) {
+      found = has_word(code, name);
+      return !found;
+    }
+    returning = std::string_view::npos;
+    auto keyword = [&](std::string_view word) {
+      return code.starts_with(word) && (code.size() == word.size() || !identifier_char(code[word.size()]));
+    };
+    if (keyword("return") || keyword("yield")) {
+      returning = indent;
+      found = has_word(code, name);
+    }
+    return !found;
+  });
+  return found;
+}
+
+// The `name.unpersist()` statements of c's function after c: before byte `after` (the end of its last
+// use), and after it in c's block (indented as c, with no line indented less on the way).
+struct Releases {
+  int early = 0, later = 0;
+};
+Releases releases_of(const std::vector<const Chain*>& unpersists, const Chain& c, std::string_view text,
+                     std::uint32_t after, const std::string& indent, std::string_view name) {
+  Releases out;
+  for (const Chain* u : unpersists) {
+    if (u->cell != c.cell || u->root != name || u->pos.start_byte < c.pos.end_byte || u->function != c.function)
+      continue;
+    if (u->pos.start_byte < after) {
+      ++out.early;
+      continue;
+    }
+    bool in_block = indentation(text, u->pos.start_byte) == indent && u->loop == c.loop &&
+                    std::equal(u->branches.begin(), u->branches.end(), c.branches.begin(), c.branches.end());
+    for_each_code_line(text, after, u->pos.start_byte, [&](std::size_t, std::string_view, std::size_t width) {
+      in_block = in_block && width >= indent.size();
+      return in_block;
+    });
+    if (in_block) ++out.later;
+  }
+  return out;
+}
+
 }  // namespace
 
 void check_recomputed_lineage(SourceContext& ctx) {
   const auto& m = ctx.model();
   Graph g(m);
+  std::optional<std::vector<const Chain*>> unpersists;
   for (const auto& c : m.chains) {
     if (c.assigned_to.empty() || !c.is_dataframe || c.ends_local || c.assigned_to.rfind("self.", 0) == 0) continue;
     if (in_test_code(m, c)) continue;  // tests compute fixtures: a second count of one costs nothing
@@ -554,19 +735,39 @@ void check_recomputed_lineage(SourceContext& ctx) {
       suggestion += "; or drop the count() at " + where(*count) +
                     " if it only logs progress (read the figure from "
                     "the written output instead)";
-    Fix& f = ctx.attach_fix(d, "Cache it and unpersist after the last use",
-                            same_block && shuffles && !advice ? Applicability::unsafe : Applicability::display_only,
-                            suggestion);
-    if (!same_block || !shuffles || advice) continue;  // advice is not applied by --fix
     // After the statement of the last action: its own line when it is a statement, else the end of
     // the line it ends on (a fix that would split a statement is refused by the fixer's syntax check).
-    std::size_t eol = last.chain->whole_statement ? std::string_view::npos : text.find('\n', last.chain->pos.end_byte);
-    std::uint32_t after = last.chain->whole_statement     ? last.chain->whole_statement->end_byte
-                          : eol == std::string_view::npos ? static_cast<std::uint32_t>(text.size())
-                                                          : static_cast<std::uint32_t>(eol + 1);
-    if (last.chain->whole_statement && (after == 0 || after > text.size() || text[after - 1] != '\n'))
-      eol = std::string_view::npos, after = static_cast<std::uint32_t>(text.size());
+    std::uint32_t after = 0;
+    if (same_block) {
+      std::size_t eol =
+          last.chain->whole_statement ? std::string_view::npos : text.find('\n', last.chain->pos.end_byte);
+      after = last.chain->whole_statement     ? last.chain->whole_statement->end_byte
+              : eol == std::string_view::npos ? static_cast<std::uint32_t>(text.size())
+                                              : static_cast<std::uint32_t>(eol + 1);
+      if (last.chain->whole_statement && (after == 0 || after > text.size() || text[after - 1] != '\n'))
+        after = static_cast<std::uint32_t>(text.size());
+    }
+    // The fix must not change what the code does: the name still holds c's value where the unpersist
+    // goes, the function does not hand the DataFrame on after it, and c is unpersisted once, after its
+    // last use (an unpersist already there, in the block after the last action, is kept and not repeated).
+    bool applied = same_block && shuffles && !advice;  // advice is not applied by --fix
+    Releases released;
+    if (applied) {
+      if (!unpersists) {
+        unpersists.emplace();  // the file's `name.unpersist()` statements, gathered once
+        for (const auto& u : m.chains)
+          if (!u.root_is_call && !u.links.empty() && u.links.front().is_call && u.links.front().name == "unpersist")
+            unpersists->push_back(&u);
+      }
+      released = releases_of(*unpersists, c, text, after, indent, name);
+      applied = released.early == 0 && released.later <= 1 && !rebound_between(text, c.pos.end_byte, after, name) &&
+                !returned_after(m, c, text, after, name);
+    }
+    Fix& f = ctx.attach_fix(d, "Cache it and unpersist after the last use",
+                            applied ? Applicability::unsafe : Applicability::display_only, suggestion);
+    if (!applied) continue;
     SourceContext::add_edit(f, c.cell, c.pos.end_byte, c.pos.end_byte, ".cache()");
+    if (released.later == 1) continue;  // the unpersist is there already
     std::string line = indent + name + ".unpersist()\n";
     if (after == text.size() && (text.empty() || text.back() != '\n')) line = "\n" + line;
     SourceContext::add_edit(f, c.cell, after, after, line);

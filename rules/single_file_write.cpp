@@ -1,5 +1,7 @@
 // single-file-write: coalesce(1) / repartition(1) right before a write.
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -42,8 +44,9 @@ spark.table("events").write.parquet("s3://bucket/out")
 ## Fix safety
 Unsafe (with `--unsafe-fixes`): removing `.coalesce(1)` writes many files instead of one, which a
 downstream consumer may not expect. Display-only (never applied) where the file handles the output
-as files (moves, renames, copies or lists them, picks the `part-` file) or writes inside a streaming
-`foreachBatch` function, for `.repartition(1)`, and for every info.
+as files (moves, renames, copies or lists them, reads them back one by one, picks the `part-` file or
+`partitions[0]`) or writes inside a function that streaming calls through `foreachBatch` (passed
+directly, as a method, or called from the callback), for `.repartition(1)`, and for every info.
 
 ## Options
 None.
@@ -51,17 +54,59 @@ None.
 
 namespace {
 
-// Whether the file handles written output as files (moves, renames, copies or lists them, or picks
-// the `part-` file), or writes inside a streaming foreachBatch function: then one output file may
-// be what the code relies on, and removing coalesce(1) would change what it does.
-bool relies_on_output_files(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
-  static constexpr std::string_view kFileHandling[] = {"part-",  ".mv(",      "rename(",     "shutil.",
-                                                       ".cp(",   "copyfile(", "listdir(",    "glob(",
-                                                       "fs.ls(", ".ls(",      "listStatus(", "copyFromLocal"};
-  const std::string batch_call = chain.function.empty() ? std::string() : "foreachBatch(" + std::string(chain.function);
+// The functions streaming calls through foreachBatch: every function of the file named in the
+// argument of a `foreachBatch(...)` call (`fn`, `self.fn`, `lambda df, i: fn(df, i)`,
+// `partial(fn, ...)`), and the functions of the file they call, transitively.
+std::set<std::string, std::less<>> foreach_batch_functions(const pyspark::SourceModel& m) {
+  std::set<std::string, std::less<>> out;
+  std::vector<std::string_view> work;
+  // Every identifier of `text` that names a function of the file, followed by `(` when `called`.
+  auto add_names = [&](std::string_view text, bool called) {
+    for (std::size_t i = 0; i < text.size();) {
+      if (std::isalpha(static_cast<unsigned char>(text[i])) == 0 && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      std::size_t end = i;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) ++end;
+      std::string_view name = text.substr(i, end - i);
+      const bool preceded_by_dot = i > 0 && text[i - 1] == '.';
+      std::size_t next = text.find_first_not_of(" \t", end);
+      const bool call = next != std::string_view::npos && text[next] == '(';
+      if ((!called || (call && !preceded_by_dot) || (call && text.substr(0, i).ends_with("self."))) &&
+          m.function(name) != nullptr && out.emplace(name).second)
+        work.push_back(m.functions.find(name)->first);
+      i = end;
+    }
+  };
+  static constexpr std::string_view kCall = "foreachBatch(";
+  for (const auto& cell : m.file->cells) {
+    std::string_view text = cell.text;
+    for (std::size_t at = text.find(kCall); at != std::string_view::npos; at = text.find(kCall, at + 1)) {
+      std::size_t end = at + kCall.size();
+      for (int depth = 1; end < text.size() && depth > 0; ++end)
+        depth += text[end] == '(' ? 1 : text[end] == ')' ? -1 : 0;
+      add_names(text.substr(at + kCall.size(), end - at - kCall.size()), false);
+    }
+  }
+  while (!work.empty()) {
+    std::string_view f = work.back();
+    work.pop_back();
+    add_names(m.function(f)->body, true);
+  }
+  return out;
+}
+
+// Whether the file handles written output as files: moves, renames, copies or lists them, reads them
+// back one by one, or picks the `part-` file. Then one output file may be what the code relies on.
+bool handles_output_files(const pyspark::SourceModel& m) {
+  static constexpr std::string_view kFileHandling[] = {
+      "part-",       ".mv(",        "rename(",      "shutil.",     ".cp(",        "copyfile(",
+      "listdir(",    "glob(",       "fs.ls(",       ".ls(",        "listStatus(", "copyFromLocal",
+      "os.replace(", "iterdir(",    "scandir(",     "os.walk(",    "inputFiles(", "partitions[0]",
+      "listFiles(",  "copyToLocal", "copy_object(", "list_objects"};
   return std::any_of(m.file->cells.begin(), m.file->cells.end(), [&](const pyspark::Cell& cell) {
-    return (!batch_call.empty() && cell.text.find(batch_call) != std::string::npos) ||
-           std::any_of(std::begin(kFileHandling), std::end(kFileHandling),
+    return std::any_of(std::begin(kFileHandling), std::end(kFileHandling),
                        [&](std::string_view needle) { return cell.text.find(needle) != std::string::npos; });
   });
 }
@@ -138,10 +183,25 @@ bool handles_written_files(const pyspark::SourceModel& m, const pyspark::Chain& 
   return false;
 }
 
+// Whether the write of `chain` runs in a streaming foreachBatch callback: in a lambda given to
+// foreachBatch on its line, or in a function streaming calls back (`batch_functions`).
+bool in_foreach_batch(const pyspark::SourceModel& m, const pyspark::Chain& chain,
+                      const std::set<std::string, std::less<>>& batch_functions) {
+  std::string_view text = m.cell(chain.cell).text;
+  const std::size_t at = std::min<std::size_t>(chain.pos.start_byte, text.size());
+  const std::size_t line = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  const std::size_t begin = line == std::string_view::npos ? 0 : line + 1;
+  const std::size_t end = std::min(text.find('\n', at), text.size());
+  if (text.substr(begin, end - begin).find("foreachBatch(") != std::string_view::npos) return true;
+  return !chain.function.empty() && batch_functions.count(std::string_view(chain.function)) != 0;
+}
+
 }  // namespace
 
 void check_single_file_write(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per coalesce, however many pipelines reach it
+  std::optional<bool> handles_files;
+  std::optional<std::set<std::string, std::less<>>> batch_functions;
   for_each_write(
       ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t write, const pyspark::Step& step) {
         const pyspark::Step* prev = &step;
@@ -152,7 +212,7 @@ void check_single_file_write(SourceContext& ctx) {
         auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
         const pyspark::Volume volume = pyspark::volume_of(rows.rows);
         if (volume == pyspark::Volume::small || in_test_code(ctx.model(), *prev->chain)) return;
-        // One file on purpose: the code moves, copies or lists what it wrote.
+        // One file on purpose: the code moves, copies or lists what it wrote (by the written path).
         if (handles_written_files(ctx.model(), *pipeline[write].chain, write_path_words(pipeline, write))) return;
         if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
         const bool large = volume == pyspark::Volume::large;
@@ -166,7 +226,11 @@ void check_single_file_write(SourceContext& ctx) {
           message += " (fine while it is small; the code does not show its size)";
         auto& d = ctx.report(prev->chain->cell, p.name_pos, message);
         if (!large) d.severity = Severity::info;
-        const bool editable = p.name == "coalesce" && large && !relies_on_output_files(ctx.model(), *prev->chain);
+        // Asked once per file, and only when a fix could be applied.
+        bool editable = p.name == "coalesce" && large;
+        if (editable && !handles_files) handles_files = handles_output_files(ctx.model());
+        if (editable && !*handles_files && !batch_functions) batch_functions = foreach_batch_functions(ctx.model());
+        editable = editable && !*handles_files && !in_foreach_batch(ctx.model(), *prev->chain, *batch_functions);
         Fix& f = ctx.attach_fix(d, "Remove `." + std::string(p.name) + "(1)`",
                                 editable ? Applicability::unsafe : Applicability::display_only,
                                 "Write in parallel (drop `." + std::string(p.name) +

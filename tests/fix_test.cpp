@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "fix_invariants.hpp"
 #include "lint/fixer.hpp"
 #include "lint/rule.hpp"
 #include "pyspark/model.hpp"
@@ -327,4 +328,211 @@ TEST_CASE("any file is put back byte for byte from the pieces it is held in", "[
     for (std::size_t k = 0; k < parts; ++k) text += pieces[random() % pieces.size()];
     CHECK(py::whole_raw(py::load_source("n.py", text)) == text);
   }
+}
+
+// Issue 41: fixes never change behaviour. Every fixture is fixed with every rule and unsafe fixes, and
+// the text after is compared with the text before (tests/fix_invariants.hpp lists the invariants).
+TEST_CASE("fixes keep the invariants of issue 41 on every fixture", "[fix][invariants]") {
+  int caches = 0, unpersists = 0, removed = 0;
+  for (const auto& path : fixtures()) {
+    const std::string raw = planlint::test::read_file(path);
+    auto outcome = fix_text(path.string(), raw, every_rule(), with_unsafe());
+    if (outcome.fixed == raw) continue;
+    auto report = planlint::test::check_fix_invariants(planlint::test::python_code_of(path.string(), raw),
+                                                       planlint::test::python_code_of(path.string(), outcome.fixed));
+    for (const auto& v : report.violations) FAIL_CHECK(path.string() << ": " << v);
+    caches += report.caches_inserted;
+    unpersists += report.unpersists_inserted;
+    removed += report.single_partition_removed;
+  }
+  // The fixes do insert caches and unpersists and remove coalesce(1): the invariants are not checked on nothing.
+  CHECK(caches >= 4);
+  CHECK(unpersists >= 3);  // one fixture has its unpersist already: the fix adds only the cache
+  CHECK(removed >= 1);
+}
+
+namespace {
+
+std::vector<std::string> violations(const std::string& before, const std::string& after) {
+  return planlint::test::check_fix_invariants(before, after).violations;
+}
+
+// Whether one of the violations mentions `what`.
+bool mentions(const std::vector<std::string>& found, std::string_view what) {
+  return std::any_of(found.begin(), found.end(),
+                     [&](const std::string& v) { return v.find(what) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("the invariant checker reads logical statements", "[fix][invariants]") {
+  auto s = planlint::test::python_statements(
+      "x = (a  # comment\n     .b('#', \"\"\"t\n\"\"\"))\nif y: return x\n\ndef f():\n    z = 1; w = 2\n");
+  REQUIRE(s.size() == 6);
+  CHECK(s[0].bare == "x = (a .b(\"\", \"\"))");
+  CHECK(s[0].code == "x = (a .b('#', \"\"\"t\n\"\"\"))");
+  CHECK(s[1].code == "if y:");
+  CHECK(s[2].code == "return x");
+  CHECK(s[2].indent > s[1].indent);
+  CHECK(s[3].line == 6);
+  CHECK(s[4].code == "z = 1");
+  CHECK(s[5].code == "w = 2");
+  CHECK(s[5].indent == 4);
+}
+
+TEST_CASE("the invariant checker accepts what keeps behaviour", "[fix][invariants]") {
+  const std::string before =
+      "def build(spark):\n"
+      "    df = spark.table('a').join(spark.table('b'), 'id')\n"
+      "    df.count()\n"
+      "    df.write.parquet('/o')\n"
+      "    spark.table('c').coalesce(1).write.csv('/c')\n"
+      "    return 1\n";
+  const std::string after =
+      "def build(spark):\n"
+      "    df = spark.table('a').join(spark.table('b'), 'id').cache()\n"
+      "    df.count()\n"
+      "    df.write.parquet('/o')\n"
+      "    df.unpersist()\n"
+      "    spark.table('c').write.csv('/c')\n"
+      "    return 1\n";
+  auto report = planlint::test::check_fix_invariants(before, after);
+  CHECK(report.violations.empty());
+  CHECK(report.caches_inserted == 1);
+  CHECK(report.unpersists_inserted == 1);
+  CHECK(report.single_partition_removed == 1);
+  CHECK(planlint::test::check_fix_invariants(before, before).violations.empty());
+}
+
+TEST_CASE("the invariant checker finds a coalesce(1) removed where the output is handled as files",
+          "[fix][invariants]") {
+  const std::string write = "report = spark.table('sales')\nreport.coalesce(1).write.csv('/tmp/r')\n";
+  const std::string parallel = "report = spark.table('sales')\nreport.write.csv('/tmp/r')\n";
+  for (const char* then :
+       {"dbutils.fs.mv(part, '/exports/r.csv')\n", "os.rename(f'{out}/x', '/exports/r.csv')\n",
+        "shutil.move(src, dst)\n", "files = glob.glob('/tmp/r/*.csv')\n", "first = os.listdir('/tmp/r')[0]\n",
+        "p = out.partitions[0]\n", "pd.read_csv('/tmp/r/part-00000.csv')\n", "os.replace(a, b)\n"}) {
+    INFO(then);
+    CHECK(mentions(violations(write + then, parallel + then), "handles the output as files"));
+  }
+  // A comment about moving files is not code that moves them.
+  CHECK(violations(write + "# then dbutils.fs.mv it\n", parallel + "# then dbutils.fs.mv it\n").empty());
+  // repartition(1) as well.
+  CHECK(!violations("df.repartition(1).write.csv('/o')\ndbutils.fs.cp(a, b)\n",
+                    "df.write.csv('/o')\ndbutils.fs.cp(a, b)\n")
+             .empty());
+}
+
+TEST_CASE("the invariant checker finds a coalesce(1) removed in a foreachBatch callback", "[fix][invariants]") {
+  const std::string tail = "stream.writeStream.foreachBatch(self.write_batch).start()\n";
+  const std::string before =
+      "def save(df):\n    df.coalesce(1).write.mode('append').json('/o')\n"
+      "def write_batch(self, df, epoch_id):\n    save(df)\n" +
+      tail;
+  const std::string after =
+      "def save(df):\n    df.write.mode('append').json('/o')\n"
+      "def write_batch(self, df, epoch_id):\n    save(df)\n" +
+      tail;
+  CHECK(mentions(violations(before, after), "`save`, which streaming calls through foreachBatch"));
+  CHECK(mentions(violations("s.writeStream.foreachBatch(lambda df, i: df.coalesce(1).write.json('/o'))\n",
+                            "s.writeStream.foreachBatch(lambda df, i: df.write.json('/o'))\n"),
+                 "in a foreachBatch callback"));
+  // The same function not used by streaming: nothing to say.
+  CHECK(violations("def save(df):\n    df.coalesce(1).write.json('/o')\n", "def save(df):\n    df.write.json('/o')\n")
+            .empty());
+}
+
+TEST_CASE("the invariant checker finds a cache on a name bound again or cached already", "[fix][invariants]") {
+  const std::string before =
+      "df = spark.table('a').join(spark.table('b'), 'id')\n"
+      "df.count()\n"
+      "df = df.filter('x > 0')\n"
+      "df.write.parquet('/o')\n";
+  const std::string after =
+      "df = spark.table('a').join(spark.table('b'), 'id').cache()\n"
+      "df.count()\n"
+      "df = df.filter('x > 0')\n"
+      "df.write.parquet('/o')\n"
+      "df.unpersist()\n";
+  CHECK(mentions(violations(before, after), "bound again at line 3"));
+  for (const char* rebinding : {"df, n = f(df)\n", "for df in parts:\n    pass\n", "with open(p) as df:\n    pass\n"}) {
+    INFO(rebinding);
+    CHECK(mentions(violations("df = a.join(b)\n" + std::string(rebinding) + "df.count()\n",
+                              "df = a.join(b).cache()\n" + std::string(rebinding) + "df.count()\ndf.unpersist()\n"),
+                   "bound again"));
+  }
+  // Bound again after its unpersist: the cached value was released first.
+  CHECK(
+      violations("df = a.join(b)\ndf.count()\ndf = c\n", "df = a.join(b).cache()\ndf.count()\ndf.unpersist()\ndf = c\n")
+          .empty());
+  // Cached already: by a statement of its own, or in its own statement.
+  CHECK(mentions(violations("df = a.join(b)\ndf.persist()\ndf.count()\n",
+                            "df = a.join(b).cache()\ndf.persist()\ndf.count()\ndf.unpersist()\n"),
+                 "cached already"));
+  for (const char* view : {"spark.catalog.cacheTable('v')\n", "spark.sql('CACHE LAZY TABLE v')\n"}) {
+    INFO(view);
+    const std::string head = "df = a.join(b)\ndf.createOrReplaceTempView('v')\n" + std::string(view);
+    CHECK(mentions(violations(head + "df.count()\ndf.count()\n",
+                              "df = a.join(b).cache()\ndf.createOrReplaceTempView('v')\n" + std::string(view) +
+                                  "df.count()\ndf.count()\ndf.unpersist()\n"),
+                   "through a temporary view"));
+  }
+  CHECK(mentions(violations("df = a.persist().join(b)\ndf.count()\n",
+                            "df = a.persist().join(b).cache()\ndf.count()\ndf.unpersist()\n"),
+                 "cached already"));
+}
+
+TEST_CASE("the invariant checker finds an unpersist before a return of that value", "[fix][invariants]") {
+  const std::string before =
+      "def load(spark):\n"
+      "    df = spark.table('a').groupBy('k').count()\n"
+      "    df.write.parquet('/o')\n"
+      "    print(df.count())\n"
+      "    return df\n";
+  const std::string after =
+      "def load(spark):\n"
+      "    df = spark.table('a').groupBy('k').count().cache()\n"
+      "    df.write.parquet('/o')\n"
+      "    print(df.count())\n"
+      "    df.unpersist()\n"
+      "    return df\n";
+  CHECK(mentions(violations(before, after), "before line 6 returns it"));
+  // Returned from a branch further down the function, or yielded.
+  CHECK(mentions(violations("def f():\n    df = a.join(b)\n    df.count()\n    if x:\n        return df.select('k')\n",
+                            "def f():\n    df = a.join(b).cache()\n    df.count()\n    df.unpersist()\n"
+                            "    if x:\n        return df.select('k')\n"),
+                 "returns it"));
+  CHECK(mentions(violations("def f():\n    df = a.join(b)\n    df.count()\n    yield df\n",
+                            "def f():\n    df = a.join(b).cache()\n    df.count()\n    df.unpersist()\n    yield df\n"),
+                 "returns it"));
+  // Another value returned: fine.
+  CHECK(violations("def f():\n    df = a.join(b)\n    df.count()\n    return 1\n",
+                   "def f():\n    df = a.join(b).cache()\n    df.count()\n    df.unpersist()\n    return 1\n")
+            .empty());
+}
+
+TEST_CASE("the invariant checker pairs each inserted cache with one unpersist in its block", "[fix][invariants]") {
+  const std::string before = "df = a.join(b)\ndf.count()\ndf.write.parquet('/o')\n";
+  // No unpersist.
+  CHECK(mentions(violations(before, "df = a.join(b).cache()\ndf.count()\ndf.write.parquet('/o')\n"),
+                 "with 0 unpersist()"));
+  // Two: one inserted beside one that was there.
+  CHECK(mentions(
+      violations(before + "df.unpersist()\n",
+                 "df = a.join(b).cache()\ndf.count()\ndf.write.parquet('/o')\ndf.unpersist()\ndf.unpersist()\n"),
+      "with 2 unpersist()"));
+  // One there already: enough.
+  CHECK(violations(before + "df.unpersist()\n",
+                   "df = a.join(b).cache()\ndf.count()\ndf.write.parquet('/o')\ndf.unpersist()\n")
+            .empty());
+  // In another block (a branch), or of another name.
+  CHECK(mentions(violations(before + "if x:\n    pass\n",
+                            "df = a.join(b).cache()\ndf.count()\ndf.write.parquet('/o')\nif x:\n    df.unpersist()\n"),
+                 "with 0 unpersist()"));
+  CHECK(mentions(violations(before, "df = a.join(b).cache()\ndf.count()\ndf.write.parquet('/o')\nother.unpersist()\n"),
+                 "`other` is unpersisted but not cached"));
+  // A cache inserted in a function, its unpersist outside it.
+  CHECK(mentions(violations("def f():\n    df = a.join(b)\n    df.count()\nx = 1\n",
+                            "def f():\n    df = a.join(b).cache()\n    df.count()\nx = 1\ndf.unpersist()\n"),
+                 "with 0 unpersist()"));
 }

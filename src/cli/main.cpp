@@ -25,6 +25,7 @@
 #include "cli/walk.hpp"
 #include "lint/config.hpp"
 #include "lint/engine.hpp"
+#include "lint/project_version.hpp"
 #include "lint/report.hpp"
 #include "plan/dump.hpp"
 #include "plan/operator_fields.hpp"
@@ -189,10 +190,12 @@ int run(int argc, char** argv) {
   app.add_flag("--exit-zero", exit_zero, "Exit 0 even when there are findings");
   app.add_option("--config", config_file, "Use this configuration file for every input (no discovery)")
       ->check(CLI::ExistingFile);
-  app.add_flag("--isolated", isolated, "Ignore configuration files");
+  app.add_flag("--isolated", isolated, "Ignore configuration files (and the PySpark version the project pins)");
   app.add_option("--target-spark-version", options_target,
-                 "Spark version the code runs on (e.g. 3.1): advice "
-                 "that depends on defaults (AQE is on from 3.2) follows it");
+                 "Spark version the code runs on (e.g. 3.1): advice that depends on defaults (AQE is on from "
+                 "3.2) and fixes that need newer APIs (isEmpty() from 3.3) follow it. Without it or a "
+                 "configured one, PySpark sources target the version their project pins (requirements*.txt, "
+                 "pyproject.toml, setup.py/.cfg, environment.yml, a Databricks bundle's spark_version)");
   app.add_option("-j,--jobs", jobs, "Lint files in parallel on N threads (default: all cores)")
       ->check(CLI::PositiveNumber);
   app.add_option("--baseline", baseline, "Report only findings that are not in this baseline file");
@@ -465,6 +468,12 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   // files when it has no per-file ignores.
   auto command_line_options = std::make_shared<const lint::LintOptions>(options);
   std::unordered_map<const lint::Config*, std::shared_ptr<const lint::LintOptions>> options_of_config;
+  // The pinned Spark version of each folder (under its configuration's root), and the options that
+  // carry it, shared like the others: (the command line's or a configuration's options, version) ->
+  // the same with that target.
+  lint::ProjectVersionFinder project_versions;
+  std::unordered_map<std::string, std::optional<lint::PinnedSpark>> pin_by_folder;
+  std::map<std::pair<const lint::LintOptions*, std::string>, std::shared_ptr<const lint::LintOptions>> options_with_pin;
   // A file under a configuration that cannot be read is not linted with the wrong options: it gets
   // an error naming that configuration, and every other file is still linted with its own.
   auto make_input = [&](const std::string& name, bool from_stdin) {
@@ -482,6 +491,29 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     if (!isolated && !forced)
       if (const LoadedConfig* loaded = loaded_for(name); loaded != nullptr && !loaded->error.empty())
         in.config_error = "not linted: its configuration has an error (" + loaded->error + ")";
+    if (!isolated && in.options().target_spark_version.empty() && lint::is_source_path(name)) {
+      // No target from the command line or the configuration: the PySpark the project pins.
+      const std::string folder = fs::path(name).parent_path().native();
+      const fs::path root = config != nullptr && !forced ? config->root : fs::path();
+      auto found = pin_by_folder.try_emplace(folder + '\0' + root.native());
+      if (found.second)
+        found.first->second = project_versions.find(folder.empty() ? fs::path(".") : fs::path(folder), root);
+      if (const std::optional<lint::PinnedSpark>& pin = found.first->second) {
+        auto pinned = [&] {
+          lint::LintOptions o = in.options();
+          o.target_spark_version = pin->version;
+          return std::make_shared<const lint::LintOptions>(std::move(o));
+        };
+        // Options of one file (per-file ignores) are not shared: their address may be reused later.
+        if (config != nullptr && !config->per_file_ignores.empty()) {
+          in.shared_options = pinned();
+        } else {
+          auto& shared = options_with_pin[{in.shared_options.get(), pin->version}];
+          if (!shared) shared = pinned();
+          in.shared_options = shared;
+        }
+      }
+    }
     return in;
   };
   if (!config_errors.empty() && !config_file.empty()) {
