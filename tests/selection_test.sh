@@ -15,6 +15,7 @@ spark = SparkSession.builder.getOrCreate()
 df = spark.read.parquet("s3://b/events").join(spark.read.parquet("s3://b/users"), "user_id")
 df.cache()
 rows = df.collect()
+spark.read.parquet("s3://b/orders").groupBy("day").count().write.parquet("s3://b/daily")
 PY
 printf 'def f(:\n' > "$work/broken.py"
 job=$work/p/job.py
