@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kMaxLevels = 6;                                 // parents searched above the importer's folder
-constexpr std::uintmax_t kMaxModuleBytes = 8U * 1024 * 1024;  // a module larger than this gives nothing
+constexpr int kMaxLevels = 6;  // parents searched above the importer's folder
+constexpr std::uintmax_t kMaxModuleBytes = std::uintmax_t{8} * 1024 * 1024;  // a module larger than this gives nothing
 constexpr int kMaxDepth = 2;  // a module's own imports are followed this deep (re-exports), no deeper
 
 thread_local int depth = 0;  // modules being analysed on this thread (for kMaxDepth)
