@@ -27,7 +27,10 @@ AND-ed with anything, `eqNullSafe`, key names) is fine; a condition held in a va
 judged. Not reported when both sides are tiny by construction (literal rows, `spark.range(small)`,
 `limit(n)`) or one side is a single row (a global aggregate); RDD `join` is a key join and pandas
 `join` is not Spark. When only one side is tiny by construction it is an `info`: each row of the other
-side is repeated that many times, which is often the point (a row per scenario).
+side is repeated that many times, which is often the point (a row per scenario). A warning needs
+both sides to show volume in the source (reads of tables or files that nothing aggregates, limits or
+filters to a key); where one side's size is not in sight (a parameter, distinct values, a lookup) it
+is an `info`.
 
 ## Why is this bad?
 The join compares `left rows × right rows` pairs: a million rows against a million rows is 10^12
@@ -198,10 +201,15 @@ void check_cartesian_join_source(SourceContext& ctx) {
       std::size_t index = 0;
       for (std::size_t k = 0; k < pipeline.size(); ++k)
         if (pipeline[k].link == &l) index = k;
-      auto left = small_side(m, pipeline, index);
-      std::optional<pyspark::RowsFact> right;
-      if (other != nullptr && other->value.chain() != nullptr)
-        if (auto f = pyspark::rows_of(m, *other->value.chain()); pyspark::small_by_construction(f.rows)) right = f;
+      const pyspark::RowsFact left_rows = pyspark::rows_before(m, pipeline, index);
+      const pyspark::RowsFact right_rows = other != nullptr && other->value.chain() != nullptr
+                                               ? pyspark::rows_of(m, *other->value.chain())
+                                               : pyspark::RowsFact{};
+      auto small = [](const pyspark::RowsFact& f) {
+        return pyspark::small_by_construction(f.rows) ? std::optional<pyspark::RowsFact>(f) : std::nullopt;
+      };
+      auto left = small(left_rows);
+      auto right = small(right_rows);
       bool one_row = (left && left->rows == pyspark::Rows::one) || (right && right->rows == pyspark::Rows::one);
       if ((left && right) || one_row) continue;
       auto& d = ctx.report(chain.cell, l.name_pos, what);
@@ -210,6 +218,12 @@ void check_cartesian_join_source(SourceContext& ctx) {
       if (left || right) {
         d.severity = Severity::info;
         d.message += " (one side is " + (left ? left->why : right->why) + ": the other is repeated that many times)";
+      } else if (left_rows.rows != pyspark::Rows::large || right_rows.rows != pyspark::Rows::large) {
+        // A warning needs both sides to show volume (reads that nothing aggregates or limits): a
+        // parameter, a lookup or distinct values may well be a few rows, as a range join's
+        // calendar side usually is.
+        d.severity = Severity::info;
+        d.message += " (the code does not show both sides' sizes)";
       }
       ctx.attach_fix(d, "Join on a key", Applicability::display_only,
                      l.name == "join" && what.rfind("join condition", 0) == 0

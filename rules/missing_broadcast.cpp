@@ -28,7 +28,8 @@ side of an inner join). In an AQE plan that is not final, the join may still bec
 at runtime: the finding says so and is reported as `info`.
 
 In PySpark source it finds `.join(other, ...)` where `other` is a `createDataFrame` of literal rows
-or a table configured as small (`small-tables`). Not reported when the DataFrame it is joined to is
+or a table configured as small (`small-tables`); an empty one (`createDataFrame([], schema)`, often
+the fallback of a branch) has nothing to send. Not reported when the DataFrame it is joined to is
 small by construction as well (literal or driver-built rows, a few rows of `spark.range`, a
 `limit(n)`, a global aggregate): shuffling a handful of rows costs nothing worth a change; nor in
 test code.
@@ -155,6 +156,10 @@ std::string small_because(const pyspark::Chain* c, const LintOptions& options, b
       // `.limit(n)` is not reported: Spark's statistics give a GlobalLimit n rows of an estimated
       // width, so a small limit is broadcast by itself under spark.sql.autoBroadcastJoinThreshold.
       if (l.name == "limit") return {};
+      // No rows at all (`createDataFrame([], schema)`, often the fallback of a branch): nothing to send.
+      if (l.name == "createDataFrame" && !l.args.empty() &&
+          (l.args[0].value.text() == "[]" || l.args[0].value.text() == "()"))
+        return {};
       if (l.name == "createDataFrame" && !l.args.empty() &&
           (l.args[0].value.kind() == "list" || l.args[0].value.kind() == "tuple")) {
         certain = true;

@@ -20,9 +20,10 @@ Severity follows the number of turns the code shows. A loop over a collection wr
 code (`for c in ["a", "b"]`, `range(5)`, a dict literal's items, `zip` of such lists, a name bound
 once to a literal list, also in a project module it imports, or a function parameter that every
 call in the file, or its default, fills with such a list) with 20 turns or fewer adds a handful of
-projections and is not reported; a loop over a DataFrame's columns (`for c in df.columns`,
-`df.schema.fields`, `df.dtypes`) is a warning, since wide tables have hundreds; any other loop (the
-count is not in sight) is an info. Test code is not reported, nor a `withColumn` under
+projections and is not reported; one the code shows turning more often (`range(200)`, a list of 40
+names) is a warning. A loop over a DataFrame's columns (`for c in df.columns`, `df.schema.fields`,
+`df.dtypes`) is an info: wide tables have hundreds of columns, but the code does not show how wide
+this one is; so is any other loop whose count is not in sight. Test code is not reported, nor a `withColumn` under
 `if c == "name":` on the loop variable (one turn at most).
 
 ## Why is this bad?
@@ -61,16 +62,18 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
     // A loop over a collection written out in the code turns a handful of times: a few projections.
     if (loop != nullptr && loop->known_turns >= 0 && loop->known_turns <= kFewTurns) continue;
     const bool per_column = loop != nullptr && loop->over_columns;
+    const bool many = loop != nullptr && loop->known_turns > kFewTurns;  // the code shows more than a handful
     const std::string root(chain.root);
     for (const auto& l : chain.links) {
       if (l.name != "withColumn" && l.name != "withColumnRenamed") continue;
       auto& d =
           ctx.report(chain.cell, l.name_pos,
                      "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + root + "`'s plan" +
-                         (per_column ? std::string(" (a turn per column of a DataFrame)")
-                                     : std::string(" (the code does not show how many turns)")) +
+                         (many         ? " (" + std::to_string(loop->known_turns) + " turns)"
+                          : per_column ? std::string(" (a turn per column of a DataFrame: as many as it has)")
+                                       : std::string(" (the code does not show how many turns)")) +
                          "; build the columns in one call");
-      if (!per_column) d.severity = Severity::info;
+      if (!many) d.severity = Severity::info;
       ctx.attach_fix(d, "Use withColumns or one select", Applicability::display_only,
                      root + " = " + root + ".withColumns({name: expression for name in ...})");
       break;

@@ -10,6 +10,7 @@
 #include "lint/source_context.hpp"
 #include "pyspark/model.hpp"
 #include "pyspark/notebook.hpp"
+#include "pyspark/project.hpp"
 #include "util/lines.hpp"
 #include "util/memory.hpp"
 
@@ -156,6 +157,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   // UTF-16 (with its byte-order mark) is not read: one clear error instead of one per line.
   if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
   const util::LargeInputScope large(text.size());  // a large file: freed memory goes back sooner
+  const std::size_t text_size = text.size();       // what project_index() compares with the file on disk
   pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
   bool notebook = file.kind != pyspark::SourceKind::python;
   const RuleInfo& syntax = python_syntax_rule();
@@ -163,6 +165,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     for (const auto& e : file.errors)
       result.diagnostics.push_back(syntax_diagnostic(syntax, file.path, e.line, e.column, e.message));
   pyspark::SourceModel model = pyspark::analyze_source(file, python_chunk_bytes);
+  pyspark::project_index().remember(file.path, text_size, model);
   std::deque<Diagnostic> found;
   SourceContext ctx(model, options, found);
   if (options.enabled(syntax)) {

@@ -199,19 +199,47 @@ const ModuleExports* ProjectIndex::load(const fs::path& file) {
   return exports->empty() ? nullptr : exports.get();
 }
 
+std::optional<fs::path> ProjectIndex::resolve(const fs::path& dir, std::string_view name, bool run) {
+  std::string key = dir.native();
+  key += run ? '\x1f' : '\x1e';
+  key += name;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = resolved_.find(key); it != resolved_.end()) return it->second;
+  }
+  auto file = run ? resolve_run(dir, name) : resolve_module(dir, name);
+  std::lock_guard lock(mu_);
+  resolved_.emplace(std::move(key), file);
+  return file;
+}
+
 const ModuleExports* ProjectIndex::module(std::string_view importer, std::string_view dotted) {
-  auto file = resolve_module(fs::path(importer).parent_path(), dotted);
+  auto file = resolve(fs::path(importer).parent_path(), dotted, false);
   std::error_code ec;
   if (!file || fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
   return load(*file);
 }
 
 const ModuleExports* ProjectIndex::run_target(std::string_view importer, std::string_view arg) {
-  auto file = resolve_run(fs::path(importer).parent_path(), arg);
-  if (!file) return nullptr;
+  auto file = resolve(fs::path(importer).parent_path(), arg, true);
   std::error_code ec;
-  if (fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
+  if (!file || fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
   return load(*file);
+}
+
+void ProjectIndex::remember(std::string_view path, std::size_t text_size, const SourceModel& model) {
+  std::error_code ec;
+  const fs::path file(path);
+  const std::uintmax_t size = fs::file_size(file, ec);
+  if (ec || size != text_size || size > kMaxModuleBytes) return;
+  const auto mtime = static_cast<std::int64_t>(fs::last_write_time(file, ec).time_since_epoch().count());
+  if (ec) return;
+  auto exports = std::make_shared<const ModuleExports>(exports_of(model));
+  std::lock_guard lock(mu_);
+  Entry& e = files_[file.lexically_normal().string()];
+  if (e.exports && e.size == size && e.mtime == mtime) return;
+  e = {size, mtime, exports};
+  kept_.push_back(std::move(exports));
 }
 
 std::string ProjectIndex::dependency_key(std::string_view importer, std::string_view text) {
@@ -219,7 +247,7 @@ std::string ProjectIndex::dependency_key(std::string_view importer, std::string_
   const fs::path dir = fs::path(importer).parent_path();
   std::set<std::string> seen;
   for (const ImportRef& ref : scan_imports(text)) {
-    auto file = ref.kind == ImportRef::Kind::run ? resolve_run(dir, ref.target) : resolve_module(dir, ref.target);
+    auto file = resolve(dir, ref.target, ref.kind == ImportRef::Kind::run);
     if (!file || !seen.insert(file->string()).second) continue;
     std::error_code ec;
     const std::uintmax_t size = fs::file_size(*file, ec);

@@ -64,6 +64,9 @@ class ProjectIndex {
   // What a file's findings depend on beyond its own text: the path, size and change time of every
   // project file it imports or runs (for the result cache's key).
   std::string dependency_key(std::string_view importer, std::string_view text);
+  // What a file linted anyway exports, kept so that a file importing it later does not analyse it
+  // again. Only when `text_size` is the file's size on disk (the text linted is the file's).
+  void remember(std::string_view path, std::size_t text_size, const SourceModel& model);
 
  private:
   struct Entry {
@@ -72,6 +75,10 @@ class ProjectIndex {
     std::shared_ptr<const ModuleExports> exports;
   };
   const ModuleExports* load(const std::filesystem::path& file);
+  // resolve_module / resolve_run, remembered by (importer's folder, name): the files of a folder
+  // import the same modules (pyspark.sql.functions from each), and each miss costs a dozen stat calls.
+  std::optional<std::filesystem::path> resolve(const std::filesystem::path& dir, std::string_view name, bool run);
+  std::map<std::string, std::optional<std::filesystem::path>, std::less<>> resolved_;
   std::mutex mu_;
   std::map<std::string, Entry, std::less<>> files_;
   std::vector<std::shared_ptr<const ModuleExports>> kept_;  // every exports ever handed out (stay valid)
