@@ -1,5 +1,6 @@
 // cache-without-unpersist: a DataFrame is cached and never unpersisted.
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <string_view>
 
@@ -21,9 +22,10 @@ Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never 
 Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
 as binding `x`. Nor is a cache that costs nothing later: in a script (a `.py` file) whose module
 level runs no action after the cached DataFrame's last use (the application ends holding it), a
-`cache()` of what is cached already (reported where it was made). A cache made in a loop (each
-turn's stays while the next turns run) and a notebook's (its session outlives the notebook) are
-reported.
+notebook or script that stops the session (`spark.stop()`) with no action between the last use and
+the stop, and a `cache()` of what is cached already (reported where it was made). A cache made in
+a loop (each turn's stays while the next turns run) and a notebook's that does not stop its session
+(the session outlives the notebook) are reported.
 
 ## Why is this bad?
 Cached blocks stay in executor memory and disk until the application ends, crowding out execution
@@ -95,10 +97,24 @@ int last_use(const pyspark::SourceModel& m, std::string_view function, std::stri
 }
 
 // Whether `function` (module level: "") runs an action after statement `after`.
-bool action_after(const pyspark::SourceModel& m, std::string_view function, int after) {
+// Whether `function` (module level: "") runs an action after statement `after` and before `until`.
+bool action_after(const pyspark::SourceModel& m, std::string_view function, int after,
+                  int until = std::numeric_limits<int>::max()) {
   return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& c) {
-    return c.function == function && c.statement > after && runs_action(c);
+    return c.function == function && c.statement > after && c.statement < until && runs_action(c);
   });
+}
+
+// The first module-level `spark.stop()` after statement `after` (the application ends there), or -1.
+int stop_after(const pyspark::SourceModel& m, int after) {
+  int first = -1;
+  for (const auto& c : m.chains)
+    if (c.function.empty() && c.statement > after && !c.links.empty() && c.links.back().is_call &&
+        c.links.back().name == "stop" &&
+        (c.root == "spark" || c.root == "sc" || (c.bound != nullptr && c.bound->is_session)) &&
+        (first < 0 || c.statement < first))
+      first = c.statement;
+  return first;
 }
 
 }  // namespace
@@ -128,12 +144,16 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // cache() of what is cached already is the same cache (reported where it was first made).
     if (c.links.size() == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back()))
       continue;
-    // A script that runs nothing after the last use: the application ends with the cache, and
-    // unpersist() would free memory nothing needs. (A notebook's session outlives it: reported.)
-    // (In a loop, each turn's cache stays while the next turns run: reported.)
-    if (m.file->kind == pyspark::SourceKind::python && c.function.empty() && !c.in_loop &&
-        !action_after(m, "", std::max(c.statement, last_use(m, "", name))))
-      continue;
+    // Nothing runs after the last use before the application ends (the end of a script, or a
+    // `spark.stop()`): unpersist() would free memory nothing needs. (A notebook's session outlives
+    // the notebook unless it stops it; in a loop, each turn's cache stays while the next turns run.)
+    if (c.function.empty() && !c.in_loop) {
+      const int used = std::max(c.statement, last_use(m, "", name));
+      const int stop = stop_after(m, used);
+      if ((stop >= 0 && !action_after(m, "", used, stop)) ||
+          (m.file->kind == pyspark::SourceKind::python && !action_after(m, "", used)))
+        continue;
+    }
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +
                              "` is cached and never unpersisted: its blocks hold executor memory until the "

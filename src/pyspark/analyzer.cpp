@@ -39,7 +39,8 @@ const TypeSet kOwnHandling{"comment",
                            "while_statement",
                            "function_definition",
                            "class_definition",
-                           "except_clause"};
+                           "except_clause",
+                           "assert_statement"};
 
 }  // namespace
 
@@ -365,6 +366,19 @@ void Analyzer::visit(Node n, int depth) {
       error_path_ -= clause_raises;
       branches_.pop_back();
       branches_changed_ = true;
+    }
+    return;
+  }
+  // assert cond, message: the message is built only when the check fails.
+  if (t == "assert_statement") {
+    ++statement_;
+    int part = 0;
+    for (Node c : all_children(n)) {
+      if (!is_named(c) && !is<"comment">(c)) continue;
+      const int message = part++ > 0 && !is<"comment">(c) ? 1 : 0;
+      error_path_ += message;
+      visit(c, depth + 1);
+      error_path_ -= message;
     }
     return;
   }

@@ -195,8 +195,8 @@ struct Chain {
   // expression of the plan, not a use of the DataFrame, and not a DataFrame itself.
   bool column_of : 1 = false;
   bool is_reader : 1 = false;  // a DataFrameReader (`spark.read.format("csv")`): not yet a DataFrame
-  // On an error path: in an `if`/`elif`/`else` branch that ends in `raise`, or in an `except`
-  // clause. It runs when something went wrong, not in the job's normal run.
+  // On an error path: in an `if`/`elif`/`else` branch that ends in `raise`, an `except` clause or
+  // the message of an `assert`. It runs when something went wrong, not in the job's normal run.
   bool on_error_path : 1 = false;
   // In an `if <loop variable> == <literal>:` inside its loop: runs on one turn at most.
   bool once_per_loop : 1 = false;
