@@ -213,18 +213,19 @@ std::optional<fs::path> ProjectIndex::resolve(const fs::path& dir, std::string_v
   return file;
 }
 
-const ModuleExports* ProjectIndex::module(std::string_view importer, std::string_view dotted) {
-  auto file = resolve(fs::path(importer).parent_path(), dotted, false);
+const ModuleExports* ProjectIndex::exports_for(std::string_view importer, std::string_view name, bool run) {
+  auto file = resolve(fs::path(importer).parent_path(), name, run);
   std::error_code ec;
-  if (!file || fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
+  if (!file || fs::equivalent(*file, fs::path(importer), ec)) return nullptr;  // a file never imports itself
   return load(*file);
 }
 
+const ModuleExports* ProjectIndex::module(std::string_view importer, std::string_view dotted) {
+  return exports_for(importer, dotted, false);
+}
+
 const ModuleExports* ProjectIndex::run_target(std::string_view importer, std::string_view arg) {
-  auto file = resolve(fs::path(importer).parent_path(), arg, true);
-  std::error_code ec;
-  if (!file || fs::equivalent(*file, fs::path(importer), ec)) return nullptr;
-  return load(*file);
+  return exports_for(importer, arg, true);
 }
 
 void ProjectIndex::remember(std::string_view path, std::size_t text_size, const SourceModel& model) {

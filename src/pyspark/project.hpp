@@ -75,6 +75,8 @@ class ProjectIndex {
     std::shared_ptr<const ModuleExports> exports;
   };
   const ModuleExports* load(const std::filesystem::path& file);
+  // module() and run_target(): the exports of what `name` resolves to from `importer`.
+  const ModuleExports* exports_for(std::string_view importer, std::string_view name, bool run);
   // resolve_module / resolve_run, remembered by (importer's folder, name): the files of a folder
   // import the same modules (pyspark.sql.functions from each), and each miss costs a dozen stat calls.
   std::optional<std::filesystem::path> resolve(const std::filesystem::path& dir, std::string_view name, bool run);
