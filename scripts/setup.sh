@@ -23,40 +23,62 @@ if [ ! -f node_modules/tree-sitter-python/src/parser.c ]; then
   npm ci --ignore-scripts --no-audit --no-fund >/dev/null
 fi
 
-# simdjson's source, for the portable binary (Debian ships simdjson only as a shared C++ library):
-# Debian's own source archive of the packaged version, checked against its pinned hash.
+# Debian's source packages of two libraries planlint builds against, fetched with apt from the
+# archive this machine already uses (its deb lines, read as deb-src, into a private list directory),
+# each checked against a pinned hash. Prints the directory holding the downloaded files.
+debian_sources() {
+  local tmp; tmp=$(mktemp -d)
+  mkdir -p "$tmp/parts" "$tmp/lists/partial" "$tmp/files"
+  [ -f /etc/apt/sources.list ] && sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$tmp/sources.list"
+  touch "$tmp/sources.list"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    # Only the stanzas signed by Debian's archive key: other vendors' repositories have no sources.
+    awk 'BEGIN { RS = ""; ORS = "\n\n" } /debian-archive-keyring/ { sub(/Types: deb\n/, "Types: deb-src\n"); print }' \
+      "$f" >"$tmp/parts/$(basename "$f")"
+  done
+  local opts=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o "Dir::Etc::SourceParts=$tmp/parts"
+    -o "Dir::State::Lists=$tmp/lists" -o "Debug::NoLocking=1")
+  apt-get "${opts[@]}" update -qq >/dev/null 2>&1 || true
+  (cd "$tmp/files" && apt-get "${opts[@]}" source --download-only -qq "$@" >/dev/null 2>&1) || true
+  echo "$tmp/files"
+}
+need_simdjson=0 need_ts=0
+[ -f third_party/simdjson-3.0.1/singleheader/simdjson.cpp ] || need_simdjson=1
+[ -f third_party/tree-sitter-0.20.7/lib/src/subtree.h ] || need_ts=1
+src=""
+if [ $need_simdjson = 1 ] || [ $need_ts = 1 ]; then
+  mkdir -p third_party
+  src=$(debian_sources simdjson=3.0.1-1 tree-sitter=0.20.7-1)
+fi
+
+# simdjson's source, for the portable binary (Debian ships simdjson only as a shared C++ library).
 simdjson_tgz=simdjson_3.0.1.orig.tar.gz
 simdjson_sha=156b1bc5eb0561b2bd166b46d191fd3d95a3e709cc63761477d3b7aec2b6e9ed
 portable=ON
-if [ ! -f third_party/simdjson-3.0.1/singleheader/simdjson.cpp ]; then
-  mkdir -p third_party
-  if curl -sSfL --retry 3 -o "third_party/$simdjson_tgz.part" \
-      "http://deb.debian.org/debian/pool/main/s/simdjson/$simdjson_tgz" &&
-      echo "$simdjson_sha  third_party/$simdjson_tgz.part" | sha256sum -c --quiet; then
-    tar xzf "third_party/$simdjson_tgz.part" -C third_party simdjson-3.0.1/singleheader simdjson-3.0.1/LICENSE
+if [ $need_simdjson = 1 ]; then
+  if [ -f "$src/$simdjson_tgz" ] && echo "$simdjson_sha  $src/$simdjson_tgz" | sha256sum -c --quiet; then
+    tar xzf "$src/$simdjson_tgz" -C third_party simdjson-3.0.1/singleheader simdjson-3.0.1/LICENSE
   else
-    echo "setup.sh: could not fetch $simdjson_tgz from deb.debian.org: building a non-portable binary" >&2
+    echo "setup.sh: could not get Debian's source of simdjson 3.0.1 with apt: building a non-portable binary" >&2
     portable=OFF
   fi
-  rm -f "third_party/$simdjson_tgz.part"
 fi
 
 # tree-sitter's internal headers (lib/src), so that planlint reads syntax trees without the cursor
-# API's per-node work (src/pyspark/ts_walk.c): Debian's source of the runtime it links, 0.20.7,
-# checked against its pinned hash. Without them planlint walks trees with a TSTreeCursor (slower).
+# API's per-node work (src/pyspark/ts_walk.c): Debian's source of the runtime it links, 0.20.7.
+# Without them planlint walks trees with a TSTreeCursor (slower).
 ts_txz=tree-sitter_0.20.7.orig.tar.xz
 ts_sha=e8c0573be475dce5b024d83628a3eb47376923da701376e55a11804cc5d25487
-if [ ! -f third_party/tree-sitter-0.20.7/lib/src/subtree.h ]; then
-  mkdir -p third_party
-  if curl -sSfL --retry 3 -o "third_party/$ts_txz.part" "http://deb.debian.org/debian/pool/main/t/tree-sitter/$ts_txz" &&
-      echo "$ts_sha  third_party/$ts_txz.part" | sha256sum -c --quiet; then
-    tar xJf "third_party/$ts_txz.part" -C third_party tree-sitter-0.20.7/lib/src tree-sitter-0.20.7/lib/include \
+if [ $need_ts = 1 ]; then
+  if [ -f "$src/$ts_txz" ] && echo "$ts_sha  $src/$ts_txz" | sha256sum -c --quiet; then
+    tar xJf "$src/$ts_txz" -C third_party tree-sitter-0.20.7/lib/src tree-sitter-0.20.7/lib/include \
       tree-sitter-0.20.7/LICENSE
   else
-    echo "setup.sh: could not fetch $ts_txz from deb.debian.org: syntax trees are read through the cursor API" >&2
+    echo "setup.sh: could not get Debian's source of tree-sitter 0.20.7 with apt: syntax trees are read through the cursor API" >&2
   fi
-  rm -f "third_party/$ts_txz.part"
 fi
+[ -n "$src" ] && rm -rf "$(dirname "$src")"
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLANLINT_PORTABLE=$portable >/dev/null
 cmake --build build -j"$(nproc)"
