@@ -27,7 +27,9 @@ before Spark 3.0 (no AQE) the advice is to size the count from the data.
 
 PySpark source: a literal count set with `spark.conf.set`, `builder.config` (also `map={...}`),
 `SparkConf().set`/`setAll`, `setConf` or SQL `SET` (also `%sql` and `%scala` cells), literally or
-through module constants; not 200, not `"auto"`, not with a `local[...]` master.
+through module constants; not 200, not `"auto"`, not with a `local[...]` master, not in test code
+and not in a branch that selects a local or test run (`if mode == "local":`, `if is_test:`): a small
+count is the right tuning for one machine.
 
 ## Why is this bad?
 One number cannot fit every stage: 200 partitions of a 2 TB shuffle are 10 GB each and spill, while
@@ -124,7 +126,7 @@ void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
     // "auto" (Databricks' auto-optimized shuffle) is not a count; 200 is Spark's own default.
     if (end == s.value.c_str() || *end != '\0' || v == 200) continue;
     // A local session has its cores and nothing else: a small count is the right tuning there.
-    if (ctx.model().local_master) continue;
+    if (ctx.model().local_master || s.local_branch) continue;
     // A test's session runs fixtures: its settings tune nothing that runs in production.
     if (in_test_code(ctx.model(), s.function)) continue;
     bool tolerated = end != s.value.c_str() && std::find(ctx.options().tolerated_shuffle_partitions.begin(),

@@ -343,11 +343,14 @@ void Analyzer::visit(Node n, int depth) {
     branches_changed_ = true;
     const int raises = ends_in_raise(field<"consequence">(n)) ? 1 : 0;
     const int once = compares_loop_target_with_literal(field<"condition">(n)) ? 1 : 0;
+    const int local = selects_local_or_test(field<"condition">(n)) ? 1 : 0;
     error_path_ += raises;
     once_per_loop_ += once;
+    local_branch_ += local;
     visit(field<"consequence">(n), depth + 1);
     error_path_ -= raises;
     once_per_loop_ -= once;
+    local_branch_ -= local;
     branches_.pop_back();
     branches_changed_ = true;
     int branch = 1;
@@ -361,9 +364,12 @@ void Analyzer::visit(Node n, int depth) {
       branches_changed_ = true;
       const int clause_raises =
           ends_in_raise(is<"elif_clause">(c) ? field<"consequence">(c) : field<"body">(c)) ? 1 : 0;
+      const int clause_local = is<"elif_clause">(c) && selects_local_or_test(field<"condition">(c)) ? 1 : 0;
       error_path_ += clause_raises;
+      local_branch_ += clause_local;
       visit(c, depth + 1);
       error_path_ -= clause_raises;
+      local_branch_ -= clause_local;
       branches_.pop_back();
       branches_changed_ = true;
     }
@@ -375,7 +381,7 @@ void Analyzer::visit(Node n, int depth) {
     int part = 0;
     for (Node c : all_children(n)) {
       if (!is_named(c) && !is<"comment">(c)) continue;
-      const int message = part++ > 0 && !is<"comment">(c) ? 1 : 0;
+      const int message = part++ > 0 && !is_extra(c) ? 1 : 0;
       error_path_ += message;
       visit(c, depth + 1);
       error_path_ -= message;
@@ -487,8 +493,28 @@ namespace planlint::pyspark::detail {
 bool Analyzer::ends_in_raise(Node block) const {
   Node last{};
   for (Node c : named_children(block))
-    if (!is<"comment">(c)) last = c;
+    if (!is_extra(c)) last = c;
   return !is_null(last) && is<"raise_statement">(last);
+}
+
+// Whether an `if` condition selects a local or test run: a word of it (split at anything but
+// letters and digits) is local, test, tests, testing, unittest or pytest (`mode == "local"`,
+// `is_local`, `os.environ.get("ENV") == "unit_testing"`). A negated condition selects the rest.
+bool Analyzer::selects_local_or_test(Node cond) const {
+  const std::string_view t = view(cond);
+  if (t.find("not ") != std::string_view::npos || t.find("!=") != std::string_view::npos) return false;
+  for (std::size_t i = 0; i < t.size();) {
+    while (i < t.size() && std::isalnum(static_cast<unsigned char>(t[i])) == 0) ++i;
+    std::size_t j = i;
+    while (j < t.size() && std::isalnum(static_cast<unsigned char>(t[j])) != 0) ++j;
+    std::string word(t.substr(i, j - i));
+    for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (word == "local" || word == "test" || word == "tests" || word == "testing" || word == "unittest" ||
+        word == "pytest")
+      return true;
+    i = j;
+  }
+  return false;
 }
 
 bool Analyzer::compares_loop_target_with_literal(Node cond) const {

@@ -203,7 +203,7 @@ Expr::Condition Analyzer::condition_of(Node n, int depth) const {
   if (t == "list" || t == "tuple") {
     std::vector<Node> parts;
     for (std::uint32_t i = 0; i < named_count(n); ++i)
-      if (!is<"comment">(nth_named(n, i))) parts.push_back(nth_named(n, i));
+      if (!is_extra(nth_named(n, i))) parts.push_back(nth_named(n, i));
     return combine_and(parts);
   }
   if (t == "comparison_operator") {
@@ -384,7 +384,7 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
           std::uint32_t positional = 0;
           for (std::uint32_t i = 0, k = 0; i < named_count(args); ++i) {
             Node a = nth_named(args, i);
-            if (is<"comment">(a)) continue;
+            if (is_extra(a)) continue;
             bool keyword = is<"keyword_argument">(a);
             Arg& arg = l.args[k++];
             if ((keyword && arg.keyword == "on") || (!keyword && positional == 1))
@@ -466,7 +466,7 @@ Chain::Root Analyzer::make_root_call(Node call, int depth, ArenaList<Arg>& args_
     auto& turns = call_turns_[text(callee)].emplace_back();
     int position = 0;
     for (Node a : named_children(field<"arguments">(call))) {
-      if (is<"comment">(a)) continue;
+      if (is_extra(a)) continue;
       if (is<"keyword_argument">(a))
         turns[text(field<"name">(a))] = spelled_out_turns(field<"value">(a));
       else if (!is<"list_splat">(a) && !is<"dictionary_splat">(a))
@@ -479,11 +479,11 @@ Chain::Root Analyzer::make_root_call(Node call, int depth, ArenaList<Arg>& args_
 std::span<Arg> Analyzer::make_args(Node args, int depth) {
   const NodeSpan arg_nodes = named_children(args);
   std::size_t count = 0;
-  for (Node a : arg_nodes) count += is<"comment">(a) ? 0 : 1;
+  for (Node a : arg_nodes) count += is_extra(a) ? 0 : 1;
   std::span<Arg> out = m_.arena.make<Arg>(count);
   std::size_t k = 0;
   for (Node a : arg_nodes) {
-    if (is<"comment">(a)) continue;
+    if (is_extra(a)) continue;
     Arg& arg = out[k++];
     if (is<"keyword_argument">(a)) {
       arg.keyword = m_.keep_name(view(field<"name">(a)));

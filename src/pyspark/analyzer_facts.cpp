@@ -63,7 +63,7 @@ void Analyzer::note_constant(const std::string& name, Node right, int depth) {
   const TypeName t{node_type(right)};
   if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") {
     m_.literal_collections.insert(name);
-    m_.literal_sizes[name] = static_cast<int>(named_count(right));
+    m_.literal_sizes[name] = static_cast<int>(item_count(right));
   }
   if (!functions_.empty() || loop_depth_ > 0 ||
       !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
@@ -186,6 +186,7 @@ void Analyzer::note_setting(const Chain& c) {
         cs.cell = c.cell;
         cs.via = "SQL SET";
         cs.function = std::string(c.function);
+        cs.local_branch = local_branch_ > 0;
         m_.settings.push_back(std::move(cs));
       }
       continue;
@@ -230,6 +231,7 @@ void Analyzer::add_setting(const Chain& c, const Link& l, std::size_t i, const E
     cs.value_pos = value_expr.pos();
     cs.via = via;
     cs.function = std::string(c.function);
+    cs.local_branch = local_branch_ > 0;
     if (conf_set && i + 1 == c.links.size()) cs.statement = c.whole_statement;
     if (value.string_value()) {
       cs.value = *value.string_value();
@@ -267,7 +269,7 @@ int Analyzer::spelled_out_turns(Node it) {
   if (is<"call">(it) && view(field<"function">(it)) == "zip") {
     int fewest = -1;
     for (Node a : named_children(field<"arguments">(it))) {
-      if (is<"comment">(a)) continue;
+      if (is_extra(a)) continue;
       const int n = spelled_out_turns(a);
       if (n < 0) return -1;
       fewest = fewest < 0 ? n : std::min(fewest, n);
@@ -292,7 +294,7 @@ int Analyzer::spelled_out_turns(Node it) {
   if (is<"list">(it) || is<"tuple">(it) || is<"set">(it) || is<"dictionary">(it)) {
     for (std::uint32_t i = 0; i < named_count(it); ++i)
       if (is<"list_splat">(nth_named(it, i)) || is<"dictionary_splat">(nth_named(it, i))) return -1;
-    return static_cast<int>(named_count(it));
+    return static_cast<int>(item_count(it));
   }
   // A name bound once to a collection written out in the code: its items.
   // (Also `config.COLUMNS` of a project module imported as `config`.)

@@ -227,8 +227,9 @@ struct ConfSetting {
   Pos pos;  // the call (or SQL SET statement)
   Pos value_pos;
   int cell = 1;
-  std::string via;       // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
-  std::string function;  // the enclosing def, "" at module level
+  std::string via;            // "conf.set", "builder.config", "SparkConf.set", "SQL SET"
+  std::string function;       // the enclosing def, "" at module level
+  bool local_branch = false;  // inside `if <a local or test run>:` (`mode == "local"`, `is_test`)
   // Set when the setting is a statement of its own (`spark.conf.set(k, v)` on its line): the bytes
   // that removing the statement removes (its lines, line break included).
   std::optional<Pos> statement;

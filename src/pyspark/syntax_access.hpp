@@ -148,13 +148,24 @@ class TypeIndex {
   std::array<std::uint8_t, kMaxSymbols> index_{};
 };
 
+// What the grammar allows anywhere and is not part of an expression: a comment, or a backslash
+// line continuation (`[a, \` newline `b]`). Lists, arguments and blocks are counted without them.
+inline bool is_extra(Node n) { return is<"comment">(n) || is<"line_continuation">(n); }
+
+// The items of a list, tuple, set, dictionary or argument list.
+inline std::uint32_t item_count(Node n) {
+  std::uint32_t count = 0;
+  for (std::uint32_t i = 0; i < named_count(n); ++i) count += is_extra(nth_named(n, i)) ? 0 : 1;
+  return count;
+}
+
 // (expr) -> expr, also when comments sit inside the parentheses (black-style chains end with one).
 inline Node unparen(Node n) {
   for (int guard = 0; guard < 1000 && is<"parenthesized_expression">(n); ++guard) {
     Node inner{};
     int exprs = 0;
     for (Node c : named_children(n)) {
-      if (is<"comment">(c)) continue;
+      if (is_extra(c)) continue;
       inner = c;
       ++exprs;
     }
