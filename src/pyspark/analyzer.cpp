@@ -241,6 +241,11 @@ void Analyzer::handle_assignment(Node n, int depth) {
   if (is<"identifier">(left)) {
     std::string name = text(left);
     note_constant(name, right, depth);
+    // `query = f"SELECT ..."` then `spark.sql(query)`: the text a name holds, for what reads it.
+    if (is<"string">(right) || is<"concatenated_string">(right))
+      texts_.insert_or_assign(name, std::make_pair(cell_->number, make_expr(right, depth + 1)));
+    else
+      texts_.erase(name);
     if (chain != nullptr) {
       const_cast<Chain*>(chain)->assigned_to = m_.keep_name(view(left));
       bind(name, chain);
@@ -450,10 +455,16 @@ void Analyzer::visit(Node n, int depth) {
     std::size_t saved = open_scope();
     auto saved_targets = loop_targets_;
     loop_targets_.clear();
+    auto saved_texts = std::move(texts_);  // a function's names are its own (or its parameters)
+    texts_.clear();
     note_function(n);
+    // A parameter hides the module's binding of its name: `def check(df)` reads the caller's df.
+    if (const FunctionInfo* f = m_.function(view(field<"name">(n))); f != nullptr)
+      for (const std::string& p : f->params) bind(p, nullptr);
     functions_.push_back(m_.keep_name(view(field<"name">(n))));
     visit(field<"body">(n), depth + 1);
     functions_.pop_back();
+    texts_ = std::move(saved_texts);
     loop_targets_ = std::move(saved_targets);
     close_scope(saved);
     return;

@@ -163,8 +163,12 @@ RowsFact sql_rows(const std::string& sql) {
   bool where_key = false;
   if (auto where = l.find(" where "); where != std::string::npos) {
     std::string cond = l.substr(where + 7);
-    where_key = cond.find(" or ") == std::string::npos &&
-                (cond.find(" = ") != std::string::npos || cond.find(" in (") != std::string::npos);
+    // `k = v` (a lone '=', spaced or not: not part of <=, >=, ==, !=) or `k in (...)`, without `or`.
+    bool equality = cond.find(" in (") != std::string::npos || cond.find(" in(") != std::string::npos;
+    for (std::size_t i = 0; i < cond.size() && !equality; ++i)
+      equality = cond[i] == '=' && i > 0 && std::string_view("<>=!").find(cond[i - 1]) == std::string_view::npos &&
+                 (i + 1 >= cond.size() || cond[i + 1] != '=');
+    where_key = cond.find(" or ") == std::string::npos && equality;
   }
   // SELECT count(*) / max(x) ... FROM t without GROUP BY: one row, when every item is an aggregate.
   auto from = l.find(" from ");
@@ -190,7 +194,7 @@ RowsFact sql_rows(const std::string& sql) {
   }
   flush();
   if (any && all) return {Rows::one, "a global aggregate"};
-  if (where_key) return {};
+  if (where_key) return {Rows::unknown, "a lookup"};  // rows of a key or a few: not a scan's worth
   return {Rows::large, "a query over a table"};
 }
 
