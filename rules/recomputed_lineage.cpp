@@ -50,10 +50,12 @@ of it (writes, counts, collects), or one action in a loop; when the other uses a
 reads it twice within one query (a self-join, a union of two filters of it: Spark reuses an
 identical shuffle inside a query), it is an `info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up, and uses on an error path (a
-branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway. Uses inside functions the
-DataFrame is passed to are not followed, nor is the lineage of a DataFrame parameter (the caller may
-have cached it); a DataFrame returned by a helper function of the file stands for what the helper
-reads, unless the helper caches it. Streaming DataFrames are not reported.
+branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway. A
+function of the file that the DataFrame is passed to counts with the actions it runs on that
+parameter (`def check(t): assert t.count() > 0` called as `check(df)` is one `count()` of `df`);
+the lineage of a DataFrame parameter itself is not reported (the caller may have cached it); a
+DataFrame returned by a helper function of the file stands for what the helper reads, unless the
+helper caches it. Streaming DataFrames are not reported.
 
 ## Why is this bad?
 A DataFrame is a recipe, not a result: every action runs the whole plan again from the source.
@@ -165,6 +167,17 @@ class Graph {
     users_.resize(found.size());
     std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
     for (const auto& f : found) users_[next[f.first]++] = f.second;
+    // The actions a function of the file runs on a DataFrame parameter (`def report(df): df.count()`,
+    // also through names derived from it): each call with a DataFrame runs its lineage that often.
+    for (const auto& c : m.chains) {
+      if (c.function.empty()) continue;
+      const Chain* origin = c.origin();
+      if (origin->root_is_call || origin->function.view() != c.function.view()) continue;
+      const pyspark::FunctionInfo* f = m.function(c.function);
+      if (f == nullptr || std::find(f->params.begin(), f->params.end(), origin->root.view()) == f->params.end())
+        continue;
+      if (auto a = action(c)) helper_actions_[{c.function.view(), origin->root.view()}].push_back(*a);
+    }
   }
 
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
@@ -216,6 +229,7 @@ class Graph {
     int most = action(c) ? 1 : 0;
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
+      most += static_cast<int>(helper_actions(*u, c).size());
       most += u->in_loop && u->loop > c.loop && turns(u->loop) != 1 ? 2 : 1;
       if (most >= 2) break;
     }
@@ -344,6 +358,16 @@ class Graph {
     std::vector<Contribution> uses;
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
+      int in_helper = 0;
+      for (const Action& a : helper_actions(*u, c)) {
+        if (!shuffles && !worth_alone(a)) continue;
+        in_helper += a.chain->in_loop ? 2 : 1;
+        reached.push_back(a);
+      }
+      if (in_helper > 0) {
+        const int times = u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1;
+        uses.push_back({branches_not_in(*u, c), in_helper * times, in_helper * times});
+      }
       int r = runs(*u, shuffles, reached, root_loop, depth + 1);
       if (r == 0) continue;
       // Computed once, into the cache; as a fork, one per use (two for a use in a loop).
@@ -356,6 +380,27 @@ class Graph {
     forks += forks_of_uses;
     if (direct != nullptr) *direct = std::min(forks, 1000);
     return std::min(total, 1000);
+  }
+
+  // The actions a call `u` of a function of the file runs on `c` passed to it (positionally or by
+  // keyword): the function's actions on that parameter.
+  [[nodiscard]] std::span<const Action> helper_actions(const Chain& u, const Chain& c) const {
+    if (!u.root_is_call || helper_actions_.empty()) return {};
+    const pyspark::FunctionInfo* f = m_.function(u.root);
+    if (f == nullptr) return {};
+    std::size_t position = 0;
+    for (const auto& a : u.root_args) {
+      const bool keyword = !a.keyword.empty();
+      std::string_view param;
+      if (keyword)
+        param = a.keyword;
+      else if (position < f->params.size())
+        param = f->params[position];
+      if (!keyword) ++position;
+      if (a.value.chain() != &c || param.empty()) continue;
+      if (auto it = helper_actions_.find({u.root.view(), param}); it != helper_actions_.end()) return it->second;
+    }
+    return {};
   }
 
   // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
@@ -466,6 +511,7 @@ class Graph {
   // One flat array of users, grouped by the chain used (first_[i] .. first_[i + 1] for chain i): a
   // large file has hundreds of thousands of uses.
   std::vector<std::pair<std::uintptr_t, std::size_t>> blocks_;  // (address, block number), by address
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<Action>> helper_actions_;  // (function, param)
   std::vector<std::uint32_t> first_;
   std::vector<const Chain*> users_;
   using MemoKey = std::tuple<const Chain*, bool, int>;
