@@ -230,7 +230,7 @@ class Graph {
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
       most += static_cast<int>(helper_actions(*u, c).size());
-      most += u->in_loop && u->loop > c.loop && turns(u->loop) != 1 ? 2 : 1;
+      most += repeats(*u, c.loop) ? 2 : 1;
       if (most >= 2) break;
     }
     return most;
@@ -365,14 +365,14 @@ class Graph {
         reached.push_back(a);
       }
       if (in_helper > 0) {
-        const int times = u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1;
+        const int times = repeats(*u, root_loop) ? 2 : 1;
         uses.push_back({branches_not_in(*u, c), in_helper * times, in_helper * times});
       }
       int r = runs(*u, shuffles, reached, root_loop, depth + 1);
       if (r == 0) continue;
       // Computed once, into the cache; as a fork, one per use (two for a use in a loop).
       if (caches(*u) || cached_later(*u)) r = 1;
-      const int fork = std::min(r, u->in_loop && u->loop > root_loop && turns(u->loop) != 1 ? 2 : 1);
+      const int fork = std::min(r, repeats(*u, root_loop) ? 2 : 1);
       uses.push_back({branches_not_in(*u, c), r, fork});
     }
     const auto [runs_of_uses, forks_of_uses] = combine(uses, 0);
@@ -401,6 +401,15 @@ class Graph {
       if (auto it = helper_actions_.find({u.root.view(), param}); it != helper_actions_.end()) return it->second;
     }
     return {};
+  }
+
+  // Whether use `u` runs again on every turn of a loop that `root_loop` is not in. Not when `u`
+  // rebinds the name it reads (`feat = feat.withColumn(...)` in a loop, also after
+  // `feat = other`): only the first turn reads what the name held before the loop, every later
+  // turn reads what the turn before bound.
+  [[nodiscard]] bool repeats(const Chain& u, int root_loop) const {
+    if (!u.in_loop || u.loop <= root_loop || turns(u.loop) == 1) return false;
+    return u.assigned_to.empty() || u.root_is_call || u.root != u.assigned_to;
   }
 
   // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
