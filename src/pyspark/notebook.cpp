@@ -63,6 +63,20 @@ bool separators_outside_strings(std::string_view text) {
 // `pip install x`, `conda install x`: IPython runs these line magics without their '%' (automagic).
 // Two names in a row are never Python, so nothing valid is taken for one.
 bool automagic(std::string_view line) {
+  // IPython's shell aliases (`ls -lh $DIR`, `cat notes.txt`) and automagic `cd`: the word, a space,
+  // then what cannot follow a name in Python (not an operator, a bracket or a keyword).
+  for (std::string_view alias : {"ls ", "ll ", "cat ", "cp ", "mv ", "rm ", "mkdir ", "rmdir ", "cd "}) {
+    if (line.rfind(alias, 0) != 0) continue;
+    std::string_view rest = line.substr(alias.size());
+    rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
+    if (rest.empty() || std::string_view("=([{.,:;+*/%<>&|^@!#)]}'\"\r").find(rest[0]) != std::string_view::npos)
+      return false;
+    if (rest[0] == '-' && (rest.size() < 2 || std::isalpha(static_cast<unsigned char>(rest[1])) == 0)) return false;
+    const std::string_view word = rest.substr(0, rest.find_first_of(" \t\r"));
+    for (std::string_view keyword : {"if", "else", "and", "or", "is", "in", "not", "for", "as"})
+      if (word == keyword) return false;
+    return true;
+  }
   for (std::string_view tool : {"pip ", "conda ", "mamba "}) {
     if (line.rfind(tool, 0) != 0) continue;
     std::string_view rest = line.substr(tool.size());
@@ -132,6 +146,12 @@ void mask_magics(std::string& text, CellLanguage& language) {
           std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(start + ind + 4),
                     ' ');
           return;
+        }
+        // `%python` selects the language a cell already has: the next line may be its cell magic.
+        if (word == "python") {
+          std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
+          start = end + 1;
+          continue;
         }
         if (word == "scala") {
           language = CellLanguage::scala;
@@ -211,6 +231,7 @@ void load_databricks(SourceFile& f) {
       } else if (head.rfind("%python", 0) == 0) {
         cell.language = CellLanguage::python;
         text.replace(first, 7, "       ");
+        mask_magics(text, cell.language);  // `%python` then `%%mosaic_kepler`, `%pip install ...`
       } else if (head.rfind("%scala", 0) == 0) {
         cell.language = CellLanguage::scala;
         text.replace(first, 6, "      ");
