@@ -29,7 +29,9 @@ PySpark source: a literal count set with `spark.conf.set`, `builder.config` (als
 `SparkConf().set`/`setAll`, `setConf` or SQL `SET` (also `%sql` and `%scala` cells), literally or
 through module constants; not 200, not `"auto"`, not with a `local[...]` master, not in test code
 and not in a branch that selects a local or test run (`if mode == "local":`, `if is_test:`): a small
-count is the right tuning for one machine.
+count is the right tuning for one machine. A warning when the file also turns AQE off (then the count
+is every shuffle's); otherwise an `info`: AQE coalesces the partitions of each stage, and whether
+the count suits the data depends on volumes the code does not show.
 
 ## Why is this bad?
 One number cannot fit every stage: 200 partitions of a 2 TB shuffle are 10 GB each and spill, while
@@ -119,6 +121,9 @@ void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
 // Source: a literal spark.sql.shuffle.partitions in spark.conf.set, SparkSession.builder.config, SparkConf().set or SQL
 // SET.
 void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
+  const bool aqe_off = std::any_of(ctx.model().settings.begin(), ctx.model().settings.end(), [](const auto& s) {
+    return s.key == "spark.sql.adaptive.enabled" && s.literal && (s.value == "false" || s.value == "False");
+  });
   for (const auto& s : ctx.model().settings) {
     if (s.key != "spark.sql.shuffle.partitions" || !s.literal) continue;
     char* end = nullptr;
@@ -137,6 +142,12 @@ void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
                          fmt::format("spark.sql.shuffle.partitions hard-coded to {} ({}): one count for every stage; "
                                      "let AQE size partitions (about 128 MB each) instead",
                                      s.value, s.via));
+    if (!aqe_off) {
+      d.severity = Severity::info;
+      d.message +=
+          " (AQE, not turned off here, coalesces each stage's partitions: whether the count suits the "
+          "data depends on volumes the code does not show)";
+    }
     Fix& f = ctx.attach_fix(
         d, "Remove the hard-coded setting", s.statement ? Applicability::unsafe : Applicability::display_only,
         "Remove the setting and keep spark.sql.adaptive.enabled=true (with "
