@@ -243,7 +243,7 @@ void Analyzer::handle_assignment(Node n, int depth) {
     note_constant(name, right, depth);
     // `query = f"SELECT ..."` then `spark.sql(query)`: the text a name holds, for what reads it.
     if (is<"string">(right) || is<"concatenated_string">(right))
-      texts_.insert_or_assign(name, std::make_pair(cell_->number, make_expr(right, depth + 1)));
+      texts_.insert_or_assign(name, std::make_pair(cell_->number, right));
     else
       texts_.erase(name);
     if (chain != nullptr) {

@@ -377,7 +377,7 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
         // spark.sql(query) of a name bound to a string (in this cell: positions are the cell's): its text.
         if (l.name == "sql" && !l.args.empty() && l.args[0].keyword.empty() && l.args[0].value.kind() == "identifier")
           if (auto it = texts_.find(l.args[0].value.text()); it != texts_.end() && it->second.first == cell_->number)
-            l.args[0].value = it->second.second;
+            l.args[0].value = make_expr(it->second.second, depth + 1);
         if (l.name == "setAll" || l.name == "config") {
           std::vector<std::pair<Expr, Expr>> pairs;
           for (Node child : named_children(args)) read_pairs(child, pairs, depth);

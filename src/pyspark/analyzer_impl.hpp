@@ -134,8 +134,9 @@ class Analyzer {
   std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop
   std::vector<KeptName> functions_;                                 // open defs, innermost last
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
-  // Names bound to a string in this scope (the last binding), with the cell it is in.
-  std::map<std::string, std::pair<int, Expr>, std::less<>> texts_;
+  // Names bound to a string in this scope (the last binding): its cell and node, read (as an Expr)
+  // only in that cell, while the cell's tree is alive, and only by what asks (spark.sql(name)).
+  std::map<std::string, std::pair<int, Node>, std::less<>> texts_;
   std::map<std::string, Expr, std::less<>> constants_;  // names bound once to a literal at module level
   std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
   std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
