@@ -10,7 +10,7 @@ using namespace planlint::lint;
 extern const RuleInfo kBroadcastDisabled{"SPK303",
                                          "broadcast-disabled",
                                          "Automatic broadcast joins are turned off",
-                                         Severity::warning,
+                                         Severity::info,
                                          FixAvailability::never,
                                          Impact::medium,
                                          R"md(## What it does
@@ -18,9 +18,12 @@ Finds `spark.sql.autoBroadcastJoinThreshold` set to `-1` (or any negative number
 `spark.conf.set`, `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` /
 `setAll([...])` (also on a name bound to `SparkConf()`), `sqlContext.setConf` or SQL `SET` (in
 `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells), with the key and value written
-literally or held in module-level constants. A file that joins nothing (no `.join(...)`, no `JOIN`
-in its SQL) gets an `info`: the setting costs the joins of whatever runs in that session later, which
-the file does not show. Test code (a test's session on fixtures) is not reported.
+literally or held in module-level constants. An `info`: the setting costs only joins with a side
+small enough to broadcast, and source code does not show sizes (a join of a side that is small by
+construction is reported where it happens, by missing-broadcast, and a plan or event log shows the
+sort-merge joins it causes). A file that joins nothing (no `.join(...)`, no `JOIN` in its SQL) says
+so: the setting costs the joins of whatever runs in that session later. Test code (a test's session
+on fixtures) is not reported.
 
 ## Why is this bad?
 With the threshold at -1 Spark never broadcasts a small table on its own: every join with a lookup
@@ -39,8 +42,8 @@ spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "10MB")
 ## Fix safety
 Unsafe (with `--unsafe-fixes`) when the setting is a `spark.conf.set(...)` statement of its own: the
 fix removes it, so Spark broadcasts tables under the default 10 MB again, which can bring back the
-memory pressure the setting was added for. Elsewhere (and for the `info` of a file that joins
-nothing) display-only: remove the setting, or broadcast
+memory pressure the setting was added for. Elsewhere (and in a file that joins nothing)
+display-only: remove the setting, or broadcast
 specific joins with `broadcast(df)` where the size is known.
 
 ## Options
@@ -84,7 +87,6 @@ void check_broadcast_disabled(SourceContext& ctx) {
                          "automatic broadcast joins disabled (autoBroadcastJoinThreshold=" + s.value + ", " + s.via +
                              "): every join shuffles both sides" +
                              (joins ? "" : " (this file joins nothing: what it costs is in the session's later jobs)"));
-    if (!joins) d.severity = Severity::info;
     Fix& f = ctx.attach_fix(d, "Remove the setting",
                             s.statement && joins ? Applicability::unsafe : Applicability::display_only,
                             "Remove the setting (default 10MB), or broadcast known-small sides with broadcast(df).");

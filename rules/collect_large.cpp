@@ -8,7 +8,7 @@ using namespace planlint::lint;
 extern const RuleInfo kCollectLarge{"SPK203",
                                     "collect-large",
                                     "All rows of a DataFrame are pulled into the driver",
-                                    Severity::warning,
+                                    Severity::info,
                                     FixAvailability::never,
                                     Impact::high,
                                     R"md(## What it does
@@ -23,13 +23,14 @@ through names, helper functions that return one, and parameters of functions cal
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
   code (functions named `test*`, files pytest collects, `tests/` folders), which runs on fixtures, and
   an error path (a branch that ends in `raise`, an `except` clause: a look at what went wrong).
-- **A warning** when the code shows volume: a join, union or explode of a read of a table or files
-  (`spark.table`, `spark.read...`, `SELECT ... FROM t`) that nothing aggregates, limits or filters to
-  a key afterwards.
-- **An info** otherwise: a plain read of one table (lookup tables, code lists and configuration
-  tables are read whole on purpose; only the author knows which are big), a lookup
-  (`filter(F.col("id") == x)`, `WHERE k = 'v'`, `isin(...)`), or data whose source is not in sight (a
-  function parameter, a helper of another module). The message says which.
+- **An info** otherwise, saying what the code shows of the rows: a join, union or explode of a read
+  of a table or files (`spark.table`, `spark.read...`, `SELECT ... FROM t`) that nothing aggregates,
+  limits or filters to a key afterwards; a plain read of one table (lookup tables, code lists and
+  configuration tables are read whole on purpose); a lookup (`filter(F.col("id") == x)`,
+  `WHERE k = 'v'`, `isin(...)`); or data whose source is not in sight (a function parameter, a helper
+  of another module). Never a warning: whether the rows fit in the driver is their number, which the
+  code does not show (a table read and joined is as often a few hundred rows of configuration,
+  a solver's input or a report as a large input), and code that collects usually needs the rows.
 
 RDDs made on the driver or from text files are not DataFrames and are not reported;
 `df.rdd.collect()` is.
@@ -92,7 +93,8 @@ void check_collect_large(SourceContext& ctx) {
       if (rows.rows == pyspark::Rows::large && rows.multiplied) {
         auto& d = ctx.report(chain.cell, l.name_pos,
                              "`" + name + "()` pulls every row of " + rows.why +
-                                 " into the driver; nothing aggregates, limits or filters it to a key");
+                                 " into the driver; nothing aggregates, limits or filters it to a key (how many rows "
+                                 "that is, the code does not show)");
         ctx.attach_fix(
             d, "Bound the result", Applicability::display_only,
             "Add `.limit(n)` before `." + name + "()`, use `.take(n)` or `.first()`, or aggregate in Spark first.");
@@ -104,7 +106,6 @@ void check_collect_large(SourceContext& ctx) {
                            "`" + name + "()` pulls every row" + source +
                                " into the driver, and the code does not show how many there are; fine only while "
                                "they are few");
-      d.severity = Severity::info;
       ctx.attach_fix(d, "Bound the result", Applicability::display_only,
                      "Add `.limit(n)` before `." + name + "()`, use `.take(n)`, or aggregate in Spark first.");
     }

@@ -11,7 +11,7 @@ using namespace planlint::lint;
 extern const RuleInfo kCountForEmptiness{"SPK205",
                                          "count-for-emptiness",
                                          "Every row is counted to answer whether there is any",
-                                         Severity::warning,
+                                         Severity::info,
                                          FixAvailability::sometimes,
                                          Impact::medium,
                                          R"md(## What it does
@@ -22,12 +22,14 @@ kept in a variable and printed, and `len(df.head(1))` are not reported. A `count
 unknown kind (a function parameter, `eval(...)`) counts as a DataFrame's in a file that uses Spark;
 pandas DataFrames and lists are never reported.
 
-Severity follows evidence: a warning when the counted rows come from a read of a table or files that
-nothing aggregates, limits or filters to a key; an info where their number is not in sight (a
-function parameter, a lookup), in an `assert` (a check expected to pass: when the answer is "empty",
-`isEmpty()` reads everything as well), on a cached DataFrame, and on a whole table or Parquet / ORC /
-Delta read with nothing but projections on the way (its count comes from file metadata); nothing for
-rows few by construction (`SHOW ...`, literal rows) or in test code.
+Severity follows evidence: an `info`. What the extra pass costs is the size of the counted rows, and
+the code does not show it: a read of a table or files is as often a metadata table, a lookup filtered
+to one key or a day's few files as a large input. The message says what the code does show: a read
+that nothing aggregates, limits or filters to a key, rows whose number is not in sight (a function
+parameter, a lookup), an `assert` (a check expected to pass: when the answer is "empty", `isEmpty()`
+reads everything as well), a cached DataFrame, or a whole table or Parquet / ORC / Delta read with
+nothing but projections on the way (its count comes from file metadata). Nothing for rows few by
+construction (`SHOW ...`, literal rows) or in test code.
 
 ## Why is this bad?
 `count()` runs a job over every partition of the input to produce a number that is then only
@@ -125,9 +127,8 @@ void check_count_for_emptiness(SourceContext& ctx) {
     const auto pipeline = chain.pipeline();
     for (const auto& step : pipeline)
       if (step.link->is_call && (step.link->name == "cache" || step.link->name == "persist")) cached = true;
-    // Severity by evidence: nothing for rows few by construction (a SHOW, a literal) or test code; a
-    // warning when the counted rows come from a read; an info where their number is not in sight, and
-    // for an `assert` (a check expected to pass: when the answer is "empty", isEmpty() reads all too).
+    // Nothing for rows few by construction (a SHOW, a literal) or test code; an info otherwise, with
+    // what the code shows of the rows: their size is not in the code, even for a read of a table.
     const pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, pipeline.size() - 1);
     const pyspark::Volume volume = pyspark::volume_of(rows.rows);
     if (volume == pyspark::Volume::small || in_test_code(m, chain)) continue;
@@ -150,17 +151,15 @@ void check_count_for_emptiness(SourceContext& ctx) {
         t.cell, t.pos,
         question + " " + what + " only to ask whether there is one; `" + replacement + "` stops at the first row");
     if (cached) {
-      d.severity = Severity::info;
       d.message += " (the DataFrame is cached, so the count also fills the cache for later use)";
     } else if (asserted) {
-      d.severity = Severity::info;
       d.message += " (in an assert, which expects the answer: an empty result is read whole either way)";
     } else if (volume != pyspark::Volume::large) {
-      d.severity = Severity::info;
       d.message += " (the code does not show how many rows it counts)";
     } else if (whole_columnar_read(pipeline)) {
-      d.severity = Severity::info;
       d.message += " (a whole table or Parquet read: its count comes from file metadata, cheaply)";
+    } else {
+      d.message += " (" + rows.why + ": the count reads all of it, and its size is not in the code)";
     }
     Fix& f = ctx.attach_fix(d, rdd ? "Use isEmpty()" : "Ask for one row",
                             cached ? Applicability::unsafe : Applicability::safe, replacement);

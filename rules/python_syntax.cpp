@@ -16,6 +16,9 @@ Reports a Python file or notebook cell that does not parse as Python 3 (Python 2
 statements, stray magics outside Jupyter, unbalanced brackets), and notebooks whose JSON cannot be
 read. The other cells and files are still linted; the broken cell is not. Python 2 code (a `print`
 statement) is working code of its time, not broken: it is an `info` saying the file is not analysed.
+So is a cell that fails at a template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case
+words in angle brackets, outside a string or a comment, anywhere in the cell), as in exercise
+notebooks: it is unfinished on purpose.
 Notebook cells keep IPython's syntax out of the way: magics (`%time`, `%%sql`), shell escapes
 (`!ls`), and `pip install ...` / `conda install ...` written without `%` (IPython's automagic).
 

@@ -14,15 +14,17 @@ using namespace planlint::lint;
 extern const RuleInfo kSingleFileWrite{"SPK402",
                                        "single-file-write",
                                        "All data is funnelled through one task to write one file",
-                                       Severity::warning,
+                                       Severity::info,
                                        FixAvailability::sometimes,
                                        Impact::medium,
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
-place, such as `select` or `withColumn`). Severity follows what the code shows of the rows: a
-warning when they come from a read of a table or files that nothing aggregates, limits or filters to
-a key (or a join with one); an `info` for a grouped aggregate (one row per key, also through a helper
-that returns it) and where the size is not in sight (a function parameter, a lookup). Data that is
+place, such as `select` or `withColumn`). An `info`: one task writing everything costs what the
+data's size is, and the code does not show it (a read of a table or files is as often a few
+thousand rows as a large input). The message says what the code shows of the rows: a read of a table
+or files that nothing aggregates, limits or filters to a key (or a join with one), a grouped
+aggregate (one row per key, also through a helper that returns it), or rows whose number is not in
+sight (a function parameter, a lookup). Data that is
 small by construction is not reported (`createDataFrame` of driver-side data, a literal
 `spark.range`, a `limit(n)`, a global aggregate, JSON read from an RDD built on the driver), nor is
 test code, nor a write whose output the code then handles as files (moves, copies, renames or lists
@@ -46,7 +48,8 @@ Unsafe (with `--unsafe-fixes`): removing `.coalesce(1)` writes many files instea
 downstream consumer may not expect. Display-only (never applied) where the file handles the output
 as files (moves, renames, copies or lists them, reads them back one by one, picks the `part-` file or
 `partitions[0]`) or writes inside a function that streaming calls through `foreachBatch` (passed
-directly, as a method, or called from the callback), for `.repartition(1)`, and for every info.
+directly, as a method, or called from the callback), for `.repartition(1)`, and where the rows are
+not a read of a table or files (a grouped aggregate, a parameter, a lookup).
 
 ## Options
 None.
@@ -225,7 +228,6 @@ void check_single_file_write(SourceContext& ctx) {
         else
           message += " (fine while it is small; the code does not show its size)";
         auto& d = ctx.report(prev->chain->cell, p.name_pos, message);
-        if (!large) d.severity = Severity::info;
         // Asked once per file, and only when a fix could be applied.
         bool editable = p.name == "coalesce" && large;
         if (editable && !handles_files) handles_files = handles_output_files(ctx.model());

@@ -26,9 +26,10 @@ Finds writes fed by a repartition that makes many small files:
 - `repartition(n)` (round robin, or `repartition(n, col)`) with `n` of 1000 or more right before a
   write: one file per task, `n` files;
 - a partitioned write (`partitionBy(...)`, `PARTITIONED BY`, a dynamic partition insert) fed by a
-  repartition into 100 or more partitions (or by columns, into `spark.sql.shuffle.partitions`) that
-  is not by the partition columns: every task writes a file into every partition value it holds,
-  up to `n × partitions` files. A handful of tasks (`repartition(4)`) makes a handful of files.
+  repartition into 100 or more partitions (or by columns, into `spark.sql.shuffle.partitions`) whose
+  keys include none of the partition columns: every task writes a file into every partition value it
+  holds, up to `n × partitions` files. A repartition by a partition column and others (a salt that
+  spreads a large value over a few tasks) is not reported. A handful of tasks (`repartition(4)`) makes a handful of files.
 
 Plans: `InsertIntoHadoopFsRelationCommand` (its partition columns) over `WriteFiles`, sorts and
 projections down to a user repartition (`REPARTITION_BY_NUM`, `REPARTITION_BY_COL`, round robin).
@@ -97,8 +98,10 @@ std::optional<std::vector<plan::AttributeRef>> written_partitions(const PlanNode
   return plan::scan_attribute_refs(items[2]);
 }
 
-bool within(const std::vector<plan::AttributeRef>& keys, const std::vector<plan::AttributeRef>& cols) {
-  return !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const plan::AttributeRef& k) {
+// Whether a repartition key is one of the written partition columns: each task then holds rows of
+// few partition values (other keys, such as a salt, spread one value over a few tasks on purpose).
+bool shares_a_column(const std::vector<plan::AttributeRef>& keys, const std::vector<plan::AttributeRef>& cols) {
+  return std::any_of(keys.begin(), keys.end(), [&](const plan::AttributeRef& k) {
     return std::any_of(cols.begin(), cols.end(), [&](const plan::AttributeRef& c) { return k.same_attribute(c); });
   });
 }
@@ -116,7 +119,7 @@ void check_small_files_write(PlanContext& ctx) {
     if (ex == nullptr || !is_user_repartition(*ex) || !ex->num_partitions) continue;
     std::int64_t n = *ex->num_partitions;
     if (!partitions->empty()) {
-      if (n < kManyTasks || within(ex->key_refs, *partitions)) continue;
+      if (n < kManyTasks || shares_a_column(ex->key_refs, *partitions)) continue;
       ctx.report(
           *x,
           fmt::format("repartition into {} partitions not by the written partition columns [{}]: every task "
@@ -170,7 +173,9 @@ void check_small_files_write_source(SourceContext& ctx) {
         auto parts = partition_columns(pipeline, i + 1);
         std::string message;
         if (parts && !parts->empty()) {
-          bool by_partitions = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+          // By a partition column (with others or not, such as a salt that spreads a large value over
+          // a few tasks on purpose): each task holds rows of few partition values.
+          bool by_partitions = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
             return std::find(parts->begin(), parts->end(), k) != parts->end();
           });
           if (by_partitions || (n && *n < kManyTasks)) return;

@@ -91,8 +91,8 @@ x = [e for e in d if e["rule"]["name"] == "redundant-shuffle"][0]
 assert (x["cell"], x["cell_line"], x["cell_column"]) == (3, 3, 17), x
 print("ok   json cell fields")
 PY
-check "python file via stdin name" 1 bash -c "printf 'rows = spark.table(\"t\").join(spark.table(\"u\"), \"k\").collect()\\n' | \"$planlint\" - --stdin-filename job.py"
-contains "stdin python linted as python" out "job.py:1:53: warning"
+check "python file via stdin name" 1 bash -c "printf 'rows = spark.table(\"t\").join(spark.table(\"u\"), \"k\").collect()\\n' | \"$planlint\" - --fail-on info --stdin-filename job.py"
+contains "stdin python linted as python" out "job.py:1:53: info"
 check "syntax error in one file, others still linted" 1 "$planlint" "$fixtures/source/python-syntax/bad_unbalanced.py" "$fixtures/source/cartesian-join/bad_cross.py"
 contains "syntax error reported" out "bad_unbalanced.py:3:7: error"
 contains "other file linted" out "[cartesian-join]"

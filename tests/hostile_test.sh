@@ -23,7 +23,7 @@ contains() {  # contains NAME FILE TEXT
 lacks() {  # lacks NAME FILE TEXT
   if grep -qF -- "$3" "$work/$2"; then echo "FAIL $1: '$3' in $2"; sed 's/^/  | /' "$work/$2" | head -20; fails=$((fails+1)); else echo "ok   $1"; fi
 }
-good=$fixtures/source/single-file-write/bad_single_file.py  # three findings (single-file-write twice, recomputed-lineage)
+good=$fixtures/source/single-file-write/bad_single_file.py  # three infos (single-file-write twice, recomputed-lineage): --fail-on info fails on them
 
 # 1. Invalid UTF-8 in a plan and in a file name: every report format is still written, and valid.
 printf '== Physical Plan ==\n*(1) Filter (a#1 = \xff\xfe)\n+- BatchEvalPython [f(a#1)#3], [pythonUDF0#4]\n   +- LocalTableScan [a#1]\n' >"$work/bad$(printf '\xff').plan"
@@ -45,8 +45,8 @@ contains "/dev/zero: the other file is linted" out "Found 3 findings in 1 file; 
 mkfifo "$work/pipe.plan"
 check "FIFO without a writer: no hang" 0 "$planlint" --isolated "$work/pipe.plan"
 mkdir "$work/tree" && mkfifo "$work/tree/q.plan" && cp "$good" "$work/tree/"
-check "folder walk skips FIFOs" 1 "$planlint" --isolated "$work/tree"
-contains "folder walk lints the regular file" out "Found 3 findings in 1 file ("
+check "folder walk skips FIFOs" 1 "$planlint" --isolated --fail-on info "$work/tree"
+contains "folder walk lints the regular file" out "Found 3 findings in 1 file"
 
 # 3. Read errors are errors naming the path; the rest is linted; never "All checks passed".
 check "/proc/self/mem read error" 2 "$planlint" --isolated /proc/self/mem "$good"
@@ -96,7 +96,7 @@ fi
 
 # 5. -o writes through a symlink and refuses to replace a FIFO.
 echo old >"$work/real.txt" && ln -s real.txt "$work/link.txt"
-check "-o through a symlink" 1 "$planlint" --isolated -o "$work/link.txt" "$good"
+check "-o through a symlink" 1 "$planlint" --isolated --fail-on info -o "$work/link.txt" "$good"
 [ -L "$work/link.txt" ] && grep -q "single-file-write" "$work/real.txt" && echo "ok   symlink kept, target written" \
   || { echo "FAIL -o symlink"; fails=$((fails+1)); }
 mkfifo "$work/out.fifo"
@@ -105,27 +105,27 @@ contains "-o FIFO named" err "not a regular file"
 
 # 6. --fix on a symlink fixes the target; on a hard-linked file keeps the link; keeps the mode.
 cp "$good" "$work/target.py" && ln -s target.py "$work/alias.py" && chmod 640 "$work/target.py"
-check "--fix through a symlink" 1 "$planlint" --isolated --fix --unsafe-fixes --select single-file-write "$work/alias.py"
+check "--fix through a symlink" 1 "$planlint" --isolated --fail-on info --fix --unsafe-fixes --select single-file-write "$work/alias.py"
 [ -L "$work/alias.py" ] && ! grep -q "coalesce(1)" "$work/target.py" && [ "$(stat -c %a "$work/target.py")" = 640 ] \
   && echo "ok   symlink kept, target fixed, mode kept" || { echo "FAIL --fix symlink"; fails=$((fails+1)); }
 cp "$good" "$work/one.py" && ln "$work/one.py" "$work/two.py"
-check "--fix on a hard link" 1 "$planlint" --isolated --fix --unsafe-fixes --select single-file-write "$work/one.py"
+check "--fix on a hard link" 1 "$planlint" --isolated --fail-on info --fix --unsafe-fixes --select single-file-write "$work/one.py"
 [ "$(stat -c %h "$work/one.py")" = 2 ] && ! grep -q "coalesce(1)" "$work/two.py" \
   && echo "ok   hard link kept, both names fixed" || { echo "FAIL --fix hard link"; fails=$((fails+1)); }
 
 # 8. Terminal escape sequences in a flagged line are shown escaped.
 printf 'df = spark.table("t").join(spark.table("u"), "k")\nrows = df.collect()  # \033]0;pwned\007\033[2J\n' >"$work/esc.py"
-check "escapes in snippets" 1 "$planlint" --isolated "$work/esc.py"
+check "escapes in snippets" 1 "$planlint" --isolated --fail-on info "$work/esc.py"
 if grep -q $'\033' "$work/out"; then echo "FAIL raw escape in output"; fails=$((fails+1)); else echo "ok   no raw escape"; fi
 contains "escape shown" out '\x1b]0;pwned'
 python3 -c "print('df = spark.table(\"t\").join(spark.table(\"u\"), \"k\"); rows = df.collect()  # ' + 'x' * 1000000)" >"$work/long.py"
-check "a 1 MB line" 1 "$planlint" --isolated "$work/long.py"
+check "a 1 MB line" 1 "$planlint" --isolated --fail-on info "$work/long.py"
 [ "$(wc -c <"$work/out")" -lt 5000 ] && echo "ok   long line cut in the snippet" || { echo "FAIL long line"; fails=$((fails+1)); }
 
 # 10. CR-only line endings are lines; UTF-16 is one clear error.
 printf 'df = spark.table("t").join(spark.table("u"), "k")\rrows = df.collect()\r' >"$work/cr.py"
-check "CR line endings" 1 "$planlint" --isolated "$work/cr.py"
-contains "CR file linted" out "cr.py:2:11: warning"
+check "CR line endings" 1 "$planlint" --isolated --fail-on info "$work/cr.py"
+contains "CR file linted" out "cr.py:2:11: info"
 python3 -c "open('$work/u16.py','wb').write('df = 1\n'.encode('utf-16'))"
 check "UTF-16" 2 "$planlint" --isolated "$work/u16.py"
 contains "UTF-16 message" err "u16.py: UTF-16 text is not supported: save the file as UTF-8"
@@ -142,7 +142,7 @@ contains "the other folder is linted" out "Found 3 findings in 1 file; 1 file co
 # 9. No silent limits on long chains or deep nesting: the finding at the end of a 50,000-link
 # chain is still reported; a filter nested in 100,000 parentheses is still read (both linear now).
 python3 -c "print('df = spark.table(\"t\").join(spark.table(\"u\"), \"k\")'); print('x = df' + '.select(\"a\")' * 50000 + '.collect()')" >"$work/chain.py"
-check "50,000-link chain" 1 "$planlint" --isolated --select collect-large "$work/chain.py"
+check "50,000-link chain" 1 "$planlint" --isolated --fail-on info --select collect-large "$work/chain.py"
 contains "finding at the end of the chain" out "Found 1 finding in 1 file."
 python3 -c "
 n = 100000

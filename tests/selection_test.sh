@@ -6,54 +6,56 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/lib.sh"
 
-# collect-large: warning (a join of two reads), high impact (SPK2); cache-without-unpersist: info,
+# python-row-udf: warning (a row-at-a-time UDF), high impact (SPK2); cache-without-unpersist: info,
 # low impact (SPK5), advisory: it fails the run only with --fail-on info.
 mkdir -p "$work/p"
 cat > "$work/p/job.py" <<'PY'
 from pyspark.sql import SparkSession
+from pyspark.sql.functions import udf
 spark = SparkSession.builder.getOrCreate()
-df = spark.read.parquet("s3://b/events").join(spark.read.parquet("s3://b/users"), "user_id")
+df = spark.read.parquet("s3://b/events")
 df.cache()
-rows = df.collect()
+clean = udf(lambda s: s.strip(), "string")
+df.select(clean("name")).write.parquet("s3://b/clean")
 spark.read.parquet("s3://b/orders").groupBy("day").count().write.parquet("s3://b/daily")
 PY
 printf 'def f(:\n' > "$work/broken.py"
 job=$work/p/job.py
 
 check "both findings by default" 1 "$planlint" --isolated "$job"
-contains "collect-large reported" out "[collect-large]"
+contains "python-row-udf reported" out "[python-row-udf]"
 contains "cache-without-unpersist reported" out "[cache-without-unpersist]"
 
 check "--select a family prefix" 1 "$planlint" --isolated --select SPK2 "$job"
-contains "SPK2 keeps collect-large" out "[collect-large]"
+contains "SPK2 keeps python-row-udf" out "[python-row-udf]"
 lacks "SPK2 drops the SPK5 rule" out "[cache-without-unpersist]"
 check "--ignore a family prefix (the info left is advisory)" 0 "$planlint" --isolated --ignore SPK2 "$job"
-lacks "ignore SPK2" out "[collect-large]"
+lacks "ignore SPK2" out "[python-row-udf]"
 check "--select a family with no finding here" 0 "$planlint" --isolated --select SPK1 "$job"
 
 check "--min-impact high" 1 "$planlint" --isolated --min-impact high "$job"
 lacks "low-impact rule not run" out "[cache-without-unpersist]"
-contains "high-impact rule still run" out "[collect-large]"
+contains "high-impact rule still run" out "[python-row-udf]"
 check "--min-impact does not hide syntax errors" 1 "$planlint" --isolated --min-impact high "$work/broken.py"
 contains "python-syntax under --min-impact high" out "[python-syntax]"
 check "--min-impact checks its value" 2 "$planlint" --isolated --min-impact huge "$job"
 
-check "--warn: reported, run passes when only warn rules fire" 0 "$planlint" --isolated --warn collect-large,SPK5 "$job"
-contains "--warn findings are still printed" out "[collect-large]"
+check "--warn: reported, run passes when only warn rules fire" 0 "$planlint" --isolated --warn python-row-udf,SPK5 "$job"
+contains "--warn findings are still printed" out "[python-row-udf]"
 contains "--warn summary says they do not fail" out "2 not failing the run"
-check "--warn on one rule: the info alone passes by default" 0 "$planlint" --isolated --warn collect-large "$job"
-check "--warn on one rule: the other fails with --fail-on info" 1 "$planlint" --isolated --fail-on info --warn collect-large "$job"
+check "--warn on one rule: the info alone passes by default" 0 "$planlint" --isolated --warn python-row-udf "$job"
+check "--warn on one rule: the other fails with --fail-on info" 1 "$planlint" --isolated --fail-on info --warn python-row-udf "$job"
 check "--warn rejects an unknown rule" 2 "$planlint" --isolated --warn nope "$job"
 check "--fail-on warning: the info finding alone passes" 0 "$planlint" --isolated --fail-on warning --select cache-without-unpersist "$job"
 check "--fail-on warning: a warning fails" 1 "$planlint" --isolated --fail-on warning "$job"
 check "--fail-on error: warnings pass" 0 "$planlint" --isolated --fail-on error "$job"
 check "--fail-on error: a syntax error fails" 1 "$planlint" --isolated --fail-on error "$work/broken.py"
 check "--fail-on checks its value" 2 "$planlint" --isolated --fail-on never "$job"
-check "json marks what fails" 1 "$planlint" --isolated --format json --fail-on info --warn collect-large "$job"
+check "json marks what fails" 1 "$planlint" --isolated --format json --fail-on info --warn python-row-udf "$job"
 python3 - "$work/out" <<'PYCHECK' && echo "ok   json impact and fails_run" || { echo "FAIL json impact/fails_run"; fails=$((fails+1)); }
 import json, sys
 d = {x["rule"]["name"]: x for x in json.load(open(sys.argv[1]))["diagnostics"]}
-assert d["collect-large"]["impact"] == "high" and d["collect-large"]["fails_run"] is False, d["collect-large"]
+assert d["python-row-udf"]["impact"] == "high" and d["python-row-udf"]["fails_run"] is False, d["python-row-udf"]
 assert d["cache-without-unpersist"]["impact"] == "low" and d["cache-without-unpersist"]["fails_run"] is True
 PYCHECK
 
@@ -61,9 +63,9 @@ PYCHECK
 printf '[tool.planlint]\nmin-impact = "medium"\n' > "$work/p/pyproject.toml"
 check "config min-impact" 1 "$planlint" "$job"
 lacks "config min-impact drops the low rule" out "[cache-without-unpersist]"
-printf '[tool.planlint]\nwarn = ["collect-large"]\nfail-on = "warning"\n' > "$work/p/pyproject.toml"
+printf '[tool.planlint]\nwarn = ["python-row-udf"]\nfail-on = "warning"\n' > "$work/p/pyproject.toml"
 check "config warn + fail-on: nothing fails" 0 "$planlint" "$job"
-contains "config warn: still reported" out "[collect-large]"
+contains "config warn: still reported" out "[python-row-udf]"
 printf '[tool.planlint]\nfail-on = "sometimes"\n' > "$work/p/pyproject.toml"
 check "config fail-on checks its value" 2 "$planlint" "$job"
 contains "config error names file:line:col" err "pyproject.toml:2:11: \`fail-on\` must be one of"
@@ -72,19 +74,19 @@ check "config warn checks its rules" 2 "$planlint" "$job"
 rm "$work/p/pyproject.toml"
 
 # The ids of 0.1 (PL...) still select and suppress the same rules.
-check "legacy id in --select" 1 "$planlint" --isolated --select PL011 "$job"
-contains "PL011 is collect-large" out "[collect-large]"
-lacks "PL011 selects nothing else" out "[cache-without-unpersist]"
-sed -i 's/rows = df.collect()/rows = df.collect()  # noqa: PL011/' "$job"
+check "legacy id in --select" 1 "$planlint" --isolated --select PL003 "$job"
+contains "PL003 is python-row-udf" out "[python-row-udf]"
+lacks "PL003 selects nothing else" out "[cache-without-unpersist]"
+sed -i 's/^clean = udf(.*)$/&  # noqa: PL003/' "$job"
 check "legacy id in noqa (the info left is advisory)" 0 "$planlint" --isolated "$job"
-lacks "noqa: PL011 suppresses collect-large" out "[collect-large]"
-check "planlint rule PL011" 0 "$planlint" rule PL011
-contains "legacy id resolves to the new page" out "# collect-large (SPK203)"
+lacks "noqa: PL003 suppresses python-row-udf" out "[python-row-udf]"
+check "planlint rule PL003" 0 "$planlint" rule PL003
+contains "legacy id resolves to the new page" out "# python-row-udf (SPK201)"
 
 # planlint rules: families and impact.
 check "planlint rules" 0 "$planlint" rules
 contains "rules lists families" out "SPK2  Python, the driver and data leaving Spark"
-contains "rules shows impact" out "collect-large                  warning  high"
+contains "rules shows impact" out "python-row-udf                 warning  high"
 check "rules json" 0 "$planlint" rules --format json
 python3 - "$work/out" <<'PYCHECK' && echo "ok   every rule contains an impact and a family" || { echo "FAIL rules json impact"; fails=$((fails+1)); }
 import json, sys

@@ -42,6 +42,29 @@ const TypeSet kOwnHandling{"comment",
                            "except_clause",
                            "assert_statement"};
 
+// A template's placeholder in a cell that does not parse: `<FILL-IN>`, `<FILL_IN>`, `<YOUR CODE HERE>`,
+// `<TODO>`. Upper-case words in angle brackets, outside a string or a comment, are never Python (a
+// lower-case `<path>` in code is not taken for one). tree-sitter places the error where the broken
+// statement starts, often lines before the placeholder, so the whole cell is looked at.
+std::optional<std::string> template_placeholder(std::string_view text) {
+  std::size_t line_start = 0;
+  for (std::size_t at = text.find('<'); at != std::string_view::npos; at = text.find('<', at + 1)) {
+    line_start = text.rfind('\n', at);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    if (text.substr(line_start, at - line_start).find_first_of("\"'#") != std::string_view::npos) continue;
+    std::size_t i = at + 1;
+    int upper = 0;
+    while (i < text.size() && i - at <= 40 &&
+           ((text[i] >= 'A' && text[i] <= 'Z') || text[i] == '_' || text[i] == '-' || text[i] == ' ')) {
+      upper += text[i] >= 'A' && text[i] <= 'Z' ? 1 : 0;
+      ++i;
+    }
+    if (i < text.size() && text[i] == '>' && upper >= 3 && text[at + 1] != ' ')
+      return std::string(text.substr(at, i + 1 - at));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void Analyzer::run() {
@@ -89,6 +112,14 @@ void Analyzer::run() {
       run_ = std::string_view(cell.text).substr(range.begin, range.end - range.begin);
       // A syntax error ends the cell's analysis there, as a Python 2 statement does.
       if (auto err = tree->first_error()) {
+        // An exercise template (`df = <FILL-IN>`) does not parse until someone fills it in.
+        if (auto placeholder = template_placeholder(cell.text)) {
+          m_.syntax_errors.push_back({cell.number, Place{err->line, err->column, err->line, err->column + 1},
+                                      "invalid Python syntax at a template placeholder (`" + *placeholder +
+                                          "`): the cell is unfinished on purpose and is not analysed",
+                                      true});
+          break;
+        }
         m_.syntax_errors.push_back(
             {cell.number, Place{err->line, err->column, err->line, err->column + 1}, err->message});
         break;

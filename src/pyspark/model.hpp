@@ -265,6 +265,7 @@ struct SyntaxProblem {
   Place at;
   std::string message;
   // Valid Python 2 (a `print` statement): the code is not broken, only older than the analysis.
+  // Also a template's placeholder (`<FILL-IN>`): the code is unfinished on purpose. Advice, not a failure.
   bool python2 = false;
 };
 
