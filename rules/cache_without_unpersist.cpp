@@ -23,7 +23,9 @@ Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = 
 as binding `x`. Nor is a cache that costs nothing later: in a script (a `.py` file) whose module
 level runs no action after the cached DataFrame's last use (the application ends holding it), a
 notebook or script that stops the session (`spark.stop()`) with no action between the last use and
-the stop, and a `cache()` of what is cached already (reported where it was made). A cache made in
+the stop (also within the function that caches), a function that returns the cached DataFrame and
+is not called in the file (its callers, elsewhere, own the cache), test code (a fixture's rows), and a `cache()` of what is cached already
+(reported where it was made). A cache made in
 a loop (each turn's stays while the next turns run) and a notebook's that does not stop its session
 (the session outlives the notebook) are reported.
 
@@ -105,16 +107,32 @@ bool action_after(const pyspark::SourceModel& m, std::string_view function, int 
   });
 }
 
-// The first module-level `spark.stop()` after statement `after` (the application ends there), or -1.
-int stop_after(const pyspark::SourceModel& m, int after) {
+// The first `spark.stop()` of `function` (module level: "") after statement `after` (the
+// application ends there), or -1.
+int stop_after(const pyspark::SourceModel& m, std::string_view function, int after) {
   int first = -1;
   for (const auto& c : m.chains)
-    if (c.function.empty() && c.statement > after && !c.links.empty() && c.links.back().is_call &&
+    if (c.function == function && c.statement > after && !c.links.empty() && c.links.back().is_call &&
         c.links.back().name == "stop" &&
         (c.root == "spark" || c.root == "sc" || (c.bound != nullptr && c.bound->is_session)) &&
         (first < 0 || c.statement < first))
       first = c.statement;
   return first;
+}
+
+// Whether a chain of the file calls the function `name` (`name(...)`, `self.name(...)`, `m.name(...)`).
+bool called_in_file(const pyspark::SourceModel& m, std::string_view name) {
+  const std::size_t dot = name.rfind('.');  // a method is kept as Class.method
+  const std::string_view bare = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& c) {
+    if (std::any_of(c.links.begin(), c.links.end(),
+                    [&](const pyspark::Link& l) { return l.is_call && l.name == bare; }))
+      return true;  // self.name(...), obj.name(...)
+    if (!c.root_is_call) return false;
+    const std::string_view root = c.root.view();
+    return root == bare ||
+           (root.size() > bare.size() && root.ends_with(bare) && root[root.size() - bare.size() - 1] == '.');
+  });
 }
 
 }  // namespace
@@ -144,16 +162,29 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // cache() of what is cached already is the same cache (reported where it was first made).
     if (c.links.size() == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back()))
       continue;
+    // A test's cache holds its fixture's few rows until the test session ends.
+    if (in_test_code(m, c)) continue;
     // Nothing runs after the last use before the application ends (the end of a script, or a
-    // `spark.stop()`): unpersist() would free memory nothing needs. (A notebook's session outlives
-    // the notebook unless it stops it; in a loop, each turn's cache stays while the next turns run.)
-    if (c.function.empty() && !c.in_loop) {
-      const int used = std::max(c.statement, last_use(m, "", name));
-      const int stop = stop_after(m, used);
-      if ((stop >= 0 && !action_after(m, "", used, stop)) ||
-          (m.file->kind == pyspark::SourceKind::python && !action_after(m, "", used)))
+    // `spark.stop()`, also in the function that cached it): unpersist() would free memory nothing
+    // needs. (A notebook's session outlives the notebook unless it stops it; in a loop, each turn's
+    // cache stays while the next turns run.)
+    if (!c.in_loop) {
+      const std::string_view function = c.function.view();
+      const int used = std::max(c.statement, last_use(m, function, name));
+      const int stop = stop_after(m, function, used);
+      if ((stop >= 0 && !action_after(m, function, used, stop)) ||
+          (function.empty() && m.file->kind == pyspark::SourceKind::python && !action_after(m, "", used)))
         continue;
     }
+    // A function that returns the cached DataFrame hands the cache to its caller, who releases it
+    // (the DataFrame itself: an earlier cache of a name rebound since, or a loop's earlier turns', is
+    // left behind). Only for callers elsewhere: a caller in this file that keeps it is seen here.
+    if (const pyspark::FunctionInfo* f = c.function.empty() ? nullptr : m.function(c.function);
+        f != nullptr && !c.in_loop && !called_in_file(m, c.function.view()) &&
+        std::any_of(f->returns.begin(), f->returns.end(), [&](const pyspark::Chain* r) {
+          return r == &c;  // `return name` gives the chain name is bound to
+        }))
+      continue;
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +
                              "` is cached and never unpersisted: its blocks hold executor memory until the "
