@@ -18,7 +18,10 @@ read. The other cells and files are still linted; the broken cell is not. Python
 statement) is working code of its time, not broken: it is an `info` saying the file is not analysed.
 So is a cell that fails at a template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case
 words in angle brackets, outside a string or a comment, anywhere in the cell), as in exercise
-notebooks: it is unfinished on purpose.
+notebooks: it is unfinished on purpose. And so is a notebook cell that names nothing of Spark (no
+session, read, write, SQL, DataFrame method, UDF, RDD or `display`): a scratch cell (`df.`) hides
+nothing from the analysis, and the notebook's other cells run. A `.py` file that does not parse
+fails as a whole: an error.
 Notebook cells keep IPython's syntax out of the way: magics (`%time`, `%%sql`), shell escapes
 (`!ls`), and `pip install ...` / `conda install ...` written without `%` (IPython's automagic).
 

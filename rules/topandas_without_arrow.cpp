@@ -11,7 +11,7 @@ using namespace planlint::lint;
 extern const RuleInfo kToPandasWithoutArrow{"SPK204",
                                             "topandas-without-arrow",
                                             "Data crosses between Spark and pandas row by row: Arrow is not enabled",
-                                            Severity::warning,
+                                            Severity::info,
                                             FixAvailability::never,
                                             Impact::medium,
                                             R"md(## What it does
@@ -22,11 +22,12 @@ written out in the code, directly or through a name bound once to a literal list
 is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
 SQL `SET`, anywhere in the file. A setting whose value is not a literal counts as enabled.
 
-Severity follows what the code shows of the rows. A warning for a `toPandas()` of a join, union or
-explode of a read of a table or files that nothing aggregates, limits or filters to a key; an info
-where the size is not in sight (a plain read of one table, a function parameter, a lookup by key),
-and for every `createDataFrame` of a pandas DataFrame (read from files or built in the code: it fits
-in the driver's memory, and the code does not show whether that is ten rows or ten million). Not reported: a `toPandas()` of a DataFrame that is small by
+An `info`: row-by-row conversion costs in proportion to the rows, and the code does not show how
+many there are (a join of tables read whole is as often a few thousand rows for a chart as a large
+input), nor for a `createDataFrame` of a pandas DataFrame (it fits in the driver's memory: ten rows
+or ten million). The message says what the code shows: a join, union or explode of a read of a
+table or files that nothing aggregates, limits or filters to a key, or rows whose number is not in
+sight (a plain read of one table, a function parameter, a lookup by key). Not reported: a `toPandas()` of a DataFrame that is small by
 construction (`limit(n)`, a global aggregate, driver-built data: Arrow changes nothing for ten rows)
 or of a grouped aggregate (a row per key); test code (functions named `test*`, files pytest
 collects, `tests/` folders); a `toPandas()` on an error path (a branch that ends in `raise`, an
@@ -142,7 +143,7 @@ void check_topandas_without_arrow(SourceContext& ctx) {
         if (l.on == pyspark::Link::On::local || l.on == pyspark::Link::On::rdd) continue;
         pyspark::RowsFact rows = pyspark::rows_before(m, pipeline, i);
         // Row-by-row conversion costs in proportion to the rows: nothing for a few (or one per key of
-        // a grouped result, or fixtures in tests), a warning for a read, advice where size is unknown.
+        // a grouped result, or fixtures in tests), advice otherwise (their number is not in the code).
         if (pyspark::small_by_construction(rows.rows) || rows.rows == pyspark::Rows::grouped ||
             in_test_code(m, chain) || chain.on_error_path)
           continue;
@@ -152,7 +153,6 @@ void check_topandas_without_arrow(SourceContext& ctx) {
                                          " without Arrow: every row is pickled and sent to the driver one at a time"
                                    : std::string("`toPandas()` without Arrow: every row is pickled and sent to the "
                                                  "driver one at a time (slow only when there are many)"));
-        if (!large) d.severity = Severity::info;
         ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
                        "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
         continue;
@@ -166,7 +166,6 @@ void check_topandas_without_arrow(SourceContext& ctx) {
                                     "converted row by row on the driver"
                                   : "`createDataFrame` of a pandas DataFrame without Arrow: it is converted row by "
                                     "row on the driver (slow only when it has many rows)");
-        d.severity = Severity::info;  // it fits on the driver; how many rows it holds is not shown
         ctx.attach_fix(d, "Enable Arrow", Applicability::display_only,
                        "spark.conf.set(\"spark.sql.execution.arrow.pyspark.enabled\", \"true\")");
       }

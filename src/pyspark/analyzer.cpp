@@ -1,5 +1,7 @@
 // Builds the SourceModel from tree-sitter-python trees, one cell at a time: imports, call chains,
 // bindings across statements (and cells), UDF definitions, Spark configuration settings, comments.
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -65,6 +67,18 @@ std::optional<std::string> template_placeholder(std::string_view text) {
   return std::nullopt;
 }
 
+// Whether a cell's text names something of Spark: the session, a read or write, SQL, DataFrame
+// methods that run or shape a query, UDFs, RDDs, display().
+bool mentions_spark(std::string_view text) {
+  static constexpr std::string_view kWords[] = {"spark",      ".read",   ".write",    "sql(",
+                                                "withColumn", "groupBy", "groupby(",  "join(",
+                                                "select(",    "filter(", "toPandas",  "collect(",
+                                                ".rdd",       "udf",     "DataFrame", "display(",
+                                                "sc.",        "agg(",    "orderBy(",  "createOrReplaceTempView"};
+  return std::any_of(std::begin(kWords), std::end(kWords),
+                     [&](std::string_view w) { return text.find(w) != std::string_view::npos; });
+}
+
 }  // namespace
 
 void Analyzer::run() {
@@ -117,6 +131,14 @@ void Analyzer::run() {
           m_.syntax_errors.push_back({cell.number, Place{err->line, err->column, err->line, err->column + 1},
                                       "invalid Python syntax at a template placeholder (`" + *placeholder +
                                           "`): the cell is unfinished on purpose and is not analysed",
+                                      true});
+          break;
+        }
+        // A notebook's scratch cell (`df.`, a note) that calls nothing of Spark hides nothing from the
+        // analysis, and a notebook runs its other cells: advice. A script that does not parse fails.
+        if (file_.kind != SourceKind::python && !mentions_spark(cell.text)) {
+          m_.syntax_errors.push_back({cell.number, Place{err->line, err->column, err->line, err->column + 1},
+                                      err->message + " (a notebook cell that calls nothing of Spark: not analysed)",
                                       true});
           break;
         }
