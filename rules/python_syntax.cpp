@@ -12,18 +12,14 @@ extern const RuleInfo kPythonSyntax{"SPK001",
                                     FixAvailability::never,
                                     Impact::low,
                                     R"md(## What it does
-Reports a Python file or notebook cell that does not parse as Python 3 (Python 2 `print`
-statements, stray magics outside Jupyter, unbalanced brackets), and notebooks whose JSON cannot be
-read. The other cells and files are still linted; the broken cell is not. Python 2 code (a `print`
-statement) is working code of its time, not broken: it is an `info` saying the file is not analysed.
-So is a cell that fails at a template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case
-words in angle brackets, outside a string or a comment, anywhere in the cell), as in exercise
-notebooks: it is unfinished on purpose. And so is a notebook cell that names nothing of Spark (no
-session, read, write, SQL, DataFrame method, UDF, RDD or `display`): a scratch cell (`df.`) hides
-nothing from the analysis, and the notebook's other cells run. A `.py` file that does not parse
-fails as a whole: an error.
-Notebook cells keep IPython's syntax out of the way: magics (`%time`, `%%sql`), shell escapes
-(`!ls`), and `pip install ...` / `conda install ...` written without `%` (IPython's automagic).
+Reports a Python file or notebook cell that does not parse as Python 3 (stray magics outside
+Jupyter, unbalanced brackets), and notebooks whose JSON cannot be read; the other cells and files
+are still linted. An error, except three `info` cases where nothing is broken or hidden: Python 2
+code (a `print` statement: working code of its time, not analysed); a cell that fails at a
+template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case words in angle brackets,
+outside strings and comments), unfinished on purpose; a notebook cell that names nothing of Spark (a
+scratch cell such as `df.`). Notebook cells keep IPython's syntax out of the way: magics (`%time`,
+`%%sql`), shell escapes (`!ls`), `pip install ...` without `%`.
 
 ## Why is this bad?
 planlint cannot see the Spark code in a cell it cannot parse, so findings there are missed.
