@@ -134,14 +134,6 @@ void check_cartesian_join(PlanContext& ctx) {
 
 namespace {
 
-// Why the side of a join is evidently tiny, or nullopt. `index` is where the join sits in `pipeline`.
-std::optional<pyspark::RowsFact> small_side(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline,
-                                            std::size_t index) {
-  pyspark::RowsFact f = pyspark::rows_before(m, pipeline, index);
-  if (pyspark::small_by_construction(f.rows)) return f;
-  return std::nullopt;
-}
-
 // A condition as one short line for a message: whitespace squashed, long ones cut.
 std::string one_line(std::string_view text) {
   std::string out;

@@ -172,7 +172,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
     ctx.set_rule(&syntax);
     for (const auto& e : model.syntax_errors) {
       auto& d = ctx.report(e.cell, e.at, e.message);
-      if (e.python2) d.severity = Severity::info;  // working code of its time, or a template: advice
+      if (e.advisory) d.severity = Severity::info;
     }
     for (const auto& e : model.depth_limits) ctx.report(e.cell, e.at, e.message).severity = Severity::warning;
   }

@@ -49,9 +49,8 @@ const TypeSet kOwnHandling{"comment",
 // lower-case `<path>` in code is not taken for one). tree-sitter places the error where the broken
 // statement starts, often lines before the placeholder, so the whole cell is looked at.
 std::optional<std::string> template_placeholder(std::string_view text) {
-  std::size_t line_start = 0;
   for (std::size_t at = text.find('<'); at != std::string_view::npos; at = text.find('<', at + 1)) {
-    line_start = text.rfind('\n', at);
+    std::size_t line_start = text.rfind('\n', at);
     line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
     if (text.substr(line_start, at - line_start).find_first_of("\"'#") != std::string_view::npos) continue;
     std::size_t i = at + 1;
@@ -126,24 +125,20 @@ void Analyzer::run() {
       run_ = std::string_view(cell.text).substr(range.begin, range.end - range.begin);
       // A syntax error ends the cell's analysis there, as a Python 2 statement does.
       if (auto err = tree->first_error()) {
-        // An exercise template (`df = <FILL-IN>`) does not parse until someone fills it in.
+        // Advice where nothing is broken or hidden: an exercise template (`df = <FILL-IN>`) does not
+        // parse until someone fills it in; a notebook's scratch cell (`df.`, a note) that calls
+        // nothing of Spark hides nothing, and the notebook runs its other cells. A script that does
+        // not parse fails.
+        SyntaxProblem problem{cell.number, Place{err->line, err->column, err->line, err->column + 1}, err->message};
         if (auto placeholder = template_placeholder(cell.text)) {
-          m_.syntax_errors.push_back({cell.number, Place{err->line, err->column, err->line, err->column + 1},
-                                      "invalid Python syntax at a template placeholder (`" + *placeholder +
-                                          "`): the cell is unfinished on purpose and is not analysed",
-                                      true});
-          break;
+          problem.message = "invalid Python syntax at a template placeholder (`" + *placeholder +
+                            "`): the cell is unfinished on purpose and is not analysed";
+          problem.advisory = true;
+        } else if (file_.kind != SourceKind::python && !mentions_spark(cell.text)) {
+          problem.message += " (a notebook cell that calls nothing of Spark: not analysed)";
+          problem.advisory = true;
         }
-        // A notebook's scratch cell (`df.`, a note) that calls nothing of Spark hides nothing from the
-        // analysis, and a notebook runs its other cells: advice. A script that does not parse fails.
-        if (file_.kind != SourceKind::python && !mentions_spark(cell.text)) {
-          m_.syntax_errors.push_back({cell.number, Place{err->line, err->column, err->line, err->column + 1},
-                                      err->message + " (a notebook cell that calls nothing of Spark: not analysed)",
-                                      true});
-          break;
-        }
-        m_.syntax_errors.push_back(
-            {cell.number, Place{err->line, err->column, err->line, err->column + 1}, err->message});
+        m_.syntax_errors.push_back(std::move(problem));
         break;
       }
       // The analysis reads planlint's copy of the tree; tree-sitter's is freed before it starts.

@@ -264,9 +264,9 @@ struct SyntaxProblem {
   int cell = 1;
   Place at;
   std::string message;
-  // Valid Python 2 (a `print` statement): the code is not broken, only older than the analysis.
-  // Also a template's placeholder (`<FILL-IN>`): the code is unfinished on purpose. Advice, not a failure.
-  bool python2 = false;
+  // Advice, not a failure: nothing is broken or hidden from the analysis (valid Python 2, a
+  // template's placeholder such as `<FILL-IN>`, a notebook cell that names nothing of Spark).
+  bool advisory = false;
 };
 
 // How many rows a DataFrame can hold at some step of its pipeline, as far as the code shows.
