@@ -19,18 +19,19 @@ through names, helper functions that return one, and parameters of functions cal
 - **Nothing** when the rows are few by construction: a global aggregate (`agg(...)` without
   `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
-  `DESCRIBE`, `SELECT current_user()`), a grouped aggregate or `distinct()` values (one row per key,
+  `DESCRIBE`, `SELECT current_user()`), a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
   code (functions named `test*`, files pytest collects, `tests/` folders), which runs on fixtures, and
   an error path (a branch that ends in `raise`, an `except` clause: a look at what went wrong).
-- **An info** otherwise, saying what the code shows of the rows: a join, union or explode of a read
-  of a table or files (`spark.table`, `spark.read...`, `SELECT ... FROM t`) that nothing aggregates,
-  limits or filters to a key afterwards; a plain read of one table (lookup tables, code lists and
-  configuration tables are read whole on purpose); a lookup (`filter(F.col("id") == x)`,
-  `WHERE k = 'v'`, `isin(...)`); or data whose source is not in sight (a function parameter, a helper
-  of another module). Never a warning: whether the rows fit in the driver is their number, which the
-  code does not show (a table read and joined is as often a few hundred rows of configuration,
-  a solver's input or a report as a large input), and code that collects usually needs the rows.
+- **An info** when the code shows more rows than any one table holds (a join, union or explode of a
+  read of a table or files that nothing aggregates, limits or filters to a key afterwards), or when
+  the data's source is not in sight (a function parameter, a helper of another module: the function
+  collects whatever its callers give it). Never a warning: whether the rows fit in the driver is
+  their number, which the code does not show.
+- **Nothing** for one table or query read whole, or a lookup by key (`filter(F.col("id") == x)`,
+  `WHERE k = 'v'`): the author named what is read and collects it on purpose (lookup tables, code
+  lists and configuration are read whole); nor in a notebook, unless the code shows a join, union or
+  explode of a read: a notebook's cells are run by a person who sees what each returns.
 
 RDDs made on the driver or from text files are not DataFrames and are not reported;
 `df.rdd.collect()` is.
@@ -100,6 +101,10 @@ void check_collect_large(SourceContext& ctx) {
             "Add `.limit(n)` before `." + name + "()`, use `.take(n)` or `.first()`, or aggregate in Spark first.");
         continue;
       }
+      // A table or files read whole, a query over a table, a lookup by key: the author named what is
+      // read and collects it on purpose (lookup tables, code lists and configuration are read whole).
+      // In a notebook the rows are in front of the author, who sees what each cell returns. Not reported.
+      if ((rows.rows == pyspark::Rows::large && !rows.multiplied) || rows.keyed || is_notebook(m)) continue;
       // Where the data comes from is not in sight (a parameter, a helper of another module): advice.
       const std::string source = rows.why.empty() ? std::string() : " of " + rows.why;  // what the code shows
       auto& d = ctx.report(chain.cell, l.name_pos,

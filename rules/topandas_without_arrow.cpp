@@ -31,7 +31,9 @@ sight (a plain read of one table, a function parameter, a lookup by key). Not re
 construction (`limit(n)`, a global aggregate, driver-built data: Arrow changes nothing for ten rows)
 or of a grouped aggregate (a row per key); test code (functions named `test*`, files pytest
 collects, `tests/` folders); a `toPandas()` on an error path (a branch that ends in `raise`, an
-`except` clause); code that runs on Databricks
+`except` clause); in a notebook (whose cells are run by a person who sees what each returns), a
+`toPandas()` unless the code shows a join, union or explode of a read, and a `createDataFrame` of a
+pandas DataFrame not read from files; code that runs on Databricks
 (a Databricks notebook, a Jupyter export of one, code that uses `dbutils`: Databricks runtimes
 enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
 by default. Open-source Spark 2.3 to 4.1 has it off by default.
@@ -148,6 +150,9 @@ void check_topandas_without_arrow(SourceContext& ctx) {
             in_test_code(m, chain) || chain.on_error_path)
           continue;
         const bool large = rows.rows == pyspark::Rows::large && rows.multiplied;
+        // In a notebook the rows are in front of the author, who sees what each cell returns: only a
+        // join, union or explode of a read (more rows than any table it reads) is worth a word.
+        if (!large && is_notebook(m)) continue;
         auto& d = ctx.report(chain.cell, l.name_pos,
                              large ? "`toPandas()` of " + rows.why +
                                          " without Arrow: every row is pickled and sent to the driver one at a time"
@@ -161,6 +166,7 @@ void check_topandas_without_arrow(SourceContext& ctx) {
         const pyspark::Arg* data = l.arg(0, "data");
         if (data == nullptr || !pandas_value(m, data->value)) continue;
         const bool read = pandas_read(m, data->value.chain());
+        if (!read && is_notebook(m)) continue;  // a pandas DataFrame the author has in front of them
         auto& d = ctx.report(chain.cell, l.name_pos,
                              read ? "`createDataFrame` of a pandas DataFrame read from files, without Arrow: it is "
                                     "converted row by row on the driver"

@@ -27,7 +27,9 @@ window was defined with `Window.orderBy(...)` and no `partitionBy(...)`.
 In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`. A warning when the file uses it
 (`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
 many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
-rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway.
+rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway, or
+over one row per key (a grouped aggregate, `distinct()` values: a row per date, per group), where a
+global order is usually the point and the keys are few enough for the author to rank.
 
 ## Why is this bad?
 All rows of the DataFrame are moved to one partition and sorted by one task on one executor. Spark
@@ -125,7 +127,10 @@ class OverSites {
     for (const auto& [chain, link] : found->second) {
       auto pipeline = chain->pipeline();
       const std::size_t index = pipeline.size() - chain->links.size() + link;
-      const pyspark::Volume v = pyspark::volume_of(pyspark::rows_before(m_, pipeline, index).rows);
+      const pyspark::Rows rows = pyspark::rows_before(m_, pipeline, index).rows;
+      // One row per key (a grouped aggregate, distinct values), as collect-large counts it: bounded by
+      // what the author knows of the keys, and a global order over them is usually the point.
+      const pyspark::Volume v = rows == pyspark::Rows::grouped ? pyspark::Volume::small : pyspark::volume_of(rows);
       if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
     }
     return most;

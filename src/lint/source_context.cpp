@@ -162,6 +162,8 @@ bool in_test_code(const pyspark::SourceModel& m, std::string_view fn) {
   return false;
 }
 
+bool is_notebook(const pyspark::SourceModel& m) { return m.file->kind != pyspark::SourceKind::python; }
+
 bool runs_on_databricks(const pyspark::SourceModel& m) {
   const pyspark::SourceFile& f = *m.file;
   if (f.kind == pyspark::SourceKind::databricks) return true;

@@ -115,9 +115,38 @@ bool all_aggregates(const SourceModel& m, const Link& l, bool sql_strings) {
                      [&](const Arg& a) { return is_aggregate_arg(m, a.value, sql_strings); });
 }
 
+// The contents of adjacent string literals (`"SELECT a " f"FROM {t} " "LIMIT 1"`, as long SQL is
+// written across lines): each part's text between its quotes, joined; empty if anything else is there.
+std::string joined_literals(std::string_view t) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    const char c = t[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+      ++i;
+      continue;
+    }
+    if (c == '#') {  // a comment between parts
+      while (i < t.size() && t[i] != '\n') ++i;
+      continue;
+    }
+    while (i < t.size() && std::isalpha(static_cast<unsigned char>(t[i]))) ++i;  // f, r, b, rb... prefixes
+    if (i >= t.size() || (t[i] != '"' && t[i] != '\'')) return {};
+    const std::string_view quote =
+        t.substr(i, 3) == "\"\"\"" || t.substr(i, 3) == "'''" ? t.substr(i, 3) : t.substr(i, 1);
+    std::size_t j = i + quote.size();
+    while (j < t.size() && t.substr(j, quote.size()) != quote) j += t[j] == '\\' ? 2 : 1;
+    if (j >= t.size()) return {};
+    out.append(t.substr(i + quote.size(), j - i - quote.size()));
+    i = j + quote.size();
+  }
+  return out;
+}
+
 // The text of a string literal, f-strings included (their {placeholders} stay as they are).
 std::string string_text(const Expr& e) {
   if (e.string_value()) return std::string(*e.string_value());
+  if (e.kind() == "concatenated_string") return joined_literals(e.text());
   if (e.kind() != "string") return {};
   std::size_t q = e.text().find_first_of("\"'");
   if (q == std::string::npos) return {};
@@ -194,7 +223,10 @@ RowsFact sql_rows(const std::string& sql) {
   }
   flush();
   if (any && all) return {Rows::one, "a global aggregate"};
-  if (where_key) return {Rows::unknown, "a lookup"};  // rows of a key or a few: not a scan's worth
+  if (where_key) return {Rows::unknown, "a lookup", false, true};  // rows of a key or a few: not a scan's worth
+  // A join or union of tables in the query, as `df.join(...)` / `df.union(...)`: more rows than one table.
+  if (l.find(" join ") != std::string::npos) return {Rows::large, "a query joining tables", true};
+  if (l.find(" union ") != std::string::npos) return {Rows::large, "a query with a union", true};
   return {Rows::large, "a query over a table"};
 }
 
@@ -381,12 +413,41 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   bool grouping = false;
   // Every name a branch below acts on (a new branch adds its names here): the other links, most of
   // them, are passed over without comparing their name with each.
-  static const util::NameSet acted_on{
-      "groupBy",  "groupby",   "rollup",   "cube",    "groupingSets", "agg",           "count",
-      "sum",      "avg",       "mean",     "min",     "max",          "applyInPandas", "apply",
-      "limit",    "sample",    "describe", "summary", "tail",         "select",        "selectExpr",
-      "crosstab", "freqItems", "distinct", "join",    "crossJoin",    "union",         "unionByName",
-      "unionAll", "explode",   "flatMap",  "filter",  "where"};
+  static const util::NameSet acted_on{"groupBy",
+                                      "groupby",
+                                      "rollup",
+                                      "cube",
+                                      "groupingSets",
+                                      "agg",
+                                      "count",
+                                      "sum",
+                                      "avg",
+                                      "mean",
+                                      "min",
+                                      "max",
+                                      "applyInPandas",
+                                      "apply",
+                                      "limit",
+                                      "sample",
+                                      "describe",
+                                      "summary",
+                                      "tail",
+                                      "select",
+                                      "selectExpr",
+                                      "crosstab",
+                                      "freqItems",
+                                      "distinct",
+                                      "join",
+                                      "crossJoin",
+                                      "union",
+                                      "unionByName",
+                                      "unionAll",
+                                      "explode",
+                                      "flatMap",
+                                      "filter",
+                                      "where",
+                                      "dropDuplicates",
+                                      "drop_duplicates"};
   for (std::size_t k = 0; k < index && k < pipeline.size(); ++k) {
     const Link& l = *pipeline[k].link;
     if (!l.is_call || !acted_on.contains(l.name)) continue;
@@ -420,13 +481,17 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "a " + std::string(n.view())};
       continue;
     }
-    if (n == "distinct" && k > 0 &&
-        (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr")) {
+    // distinct() of selected columns, dropDuplicates(subset) (a row per key of the subset) or
+    // dropDuplicates() of selected columns: one row per distinct key.
+    const bool dedup = n == "dropDuplicates" || n == "drop_duplicates";
+    const bool after_select =
+        k > 0 && (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr");
+    if (((n == "distinct" || dedup) && after_select) || (dedup && !l.args.empty())) {
       if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "distinct values"};
       continue;
     }
     if (n == "filter" || n == "where") {
-      if (fact.rows == Rows::large && key_filter(l)) fact = {Rows::unknown, "a lookup"};  // not a scan
+      if (fact.rows == Rows::large && key_filter(l)) fact = {Rows::unknown, "a lookup", false, true};  // not a scan
       continue;
     }
     if (n == "explode" || n == "flatMap") {

@@ -286,6 +286,8 @@ struct RowsFact {
   std::string why;  // "a global aggregate", "limit(10)", ...
   // Rows::large made by a join, union or explode with a read: more rows than any one table holds.
   bool multiplied = false;
+  // Filtered to a key (`filter(F.col("id") == x)`, `WHERE k = 'v'`, `isin(...)`): a lookup, not a scan.
+  bool keyed = false;
 };
 
 struct SourceModel;
