@@ -34,7 +34,7 @@ done
 
 # An edited file is analysed again, and only that one.
 f=src/collect-large/bad_collect.py
-printf 'more = spark.table("extra").collect()\n' >> "$f"
+printf 'more = spark.table("extra").join(spark.table("more"), "k").collect()\n' >> "$f"
 run --format json src plans > edited.json 2> edited.err
 "$planlint" --isolated --no-cache --format json src plans > edited_none.json 2>/dev/null
 same "an edited file's new findings are reported" edited.json edited_none.json

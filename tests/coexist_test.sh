@@ -13,8 +13,8 @@ import os  # noqa: F401, SPK203
 import sys  # noqa: SPK203
 from pyspark.sql import SparkSession
 spark = SparkSession.builder.getOrCreate()
-rows = spark.table("t").collect()  # noqa: SPK203
-more = spark.table("t").collect()  # noqa: E501, SPK203
+rows = spark.table("t").join(spark.table("u"), "k").collect()  # noqa: SPK203
+more = spark.table("t").join(spark.table("u"), "k").collect()  # noqa: E501, SPK203
 x = 1  # noqa: E501
 y = 2  # noqa
 PY

@@ -231,10 +231,10 @@ TEST_CASE("Databricks cells and MAGIC lines map to file lines", "[source][notebo
 
 TEST_CASE("noqa suppresses by id, by name, bare, and file-wide", "[source]") {
   std::string src =
-      "rows = spark.table('t').collect()  # noqa: SPK203\n"
-      "rows = spark.table('t').collect()  # noqa: collect-large\n"
-      "rows = spark.table('t').collect()  # noqa\n"
-      "rows = spark.table('t').collect()  # noqa: cartesian-join\n";
+      "rows = spark.table('t').join(spark.table('u'), 'k').collect()  # noqa: SPK203\n"
+      "rows = spark.table('t').join(spark.table('u'), 'k').collect()  # noqa: collect-large\n"
+      "rows = spark.table('t').join(spark.table('u'), 'k').collect()  # noqa\n"
+      "rows = spark.table('t').join(spark.table('u'), 'k').collect()  # noqa: cartesian-join\n";
   auto r = lint_source_text("a.py", src, LintOptions{});
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].location.line == 4);
@@ -271,7 +271,7 @@ TEST_CASE("a syntax error in a later run of a large file is reported at its line
   std::string text = "from pyspark.sql import SparkSession\nspark = SparkSession.builder.getOrCreate()\n";
   std::uint32_t lines = 2;
   while (text.size() < 3 * planlint::pyspark::kPythonChunkBytes) {
-    text += "rows" + std::to_string(lines) + " = spark.table(\"t\").collect()\n";
+    text += "rows" + std::to_string(lines) + " = spark.table(\"t\").join(spark.table(\"u\"), \"k\").collect()\n";
     ++lines;
   }
   text += "def broken(:\n    pass\n";

@@ -109,7 +109,7 @@ fi
 # prints every finding needs little more memory than the one that prints only their counts. The
 # finding that `df` is computed 20,000 times lists 100 of its uses, and says how many more there are.
 if [ -z "${ASAN_OPTIONS:-}" ] && [ -x /usr/bin/time ]; then
-  { echo 'df = spark.table("t")'; for ((i = 0; i < 20000; i++)); do echo "rows$i = df.collect()"; done; } > "$work/many_findings.py"
+  { echo 'df = spark.table("t").join(spark.table("u"), "k")'; for ((i = 0; i < 20000; i++)); do echo "rows$i = df.collect()"; done; } > "$work/many_findings.py"
   for fmt in text json sarif; do
     /usr/bin/time -f %M -o "$work/rss_stats" "$planlint" --isolated --no-cache --exit-zero --statistics "$work/many_findings.py" >/dev/null 2>&1
     /usr/bin/time -f %M -o "$work/rss_all" "$planlint" --isolated --no-cache --exit-zero --format $fmt "$work/many_findings.py" >"$work/report" 2>&1
