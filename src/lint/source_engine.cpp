@@ -2,6 +2,7 @@
 // and `# noqa` suppressions.
 #include <algorithm>
 #include <deque>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -158,13 +159,24 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
   const util::LargeInputScope large(text.size());  // a large file: freed memory goes back sooner
   const std::size_t text_size = text.size();       // what project_index() compares with the file on disk
-  pyspark::SourceFile file = pyspark::load_source(std::move(path), std::move(text));
+  // A module an earlier file imports was analysed then: that analysis is taken over, not made again.
+  std::shared_ptr<pyspark::ParsedSource> parsed;
+  if (python_chunk_bytes == pyspark::kPythonChunkBytes) parsed = pyspark::project_index().take_parsed(path, text);
+  const bool analysed = parsed != nullptr;
+  if (analysed) {
+    std::string().swap(text);  // the analysis holds it
+  } else {
+    parsed = std::make_shared<pyspark::ParsedSource>();
+    parsed->file = pyspark::load_source(std::move(path), std::move(text));
+  }
+  pyspark::SourceFile& file = parsed->file;
   bool notebook = file.kind != pyspark::SourceKind::python;
   const RuleInfo& syntax = python_syntax_rule();
   if (options.enabled(syntax))
     for (const auto& e : file.errors)
       result.diagnostics.push_back(syntax_diagnostic(syntax, file.path, e.line, e.column, e.message));
-  pyspark::SourceModel model = pyspark::analyze_source(file, python_chunk_bytes);
+  if (!analysed) parsed->model = pyspark::analyze_source(file, python_chunk_bytes);
+  pyspark::SourceModel& model = parsed->model;
   pyspark::project_index().remember(file.path, text_size, model);
   std::deque<Diagnostic> found;
   SourceContext ctx(model, options, found);

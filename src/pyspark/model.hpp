@@ -465,4 +465,10 @@ constexpr std::size_t kPythonChunkBytes = std::size_t{16} * 1024;
 constexpr std::size_t kPythonChunkLimit = std::size_t{4} * 1024 * 1024;
 SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes = kPythonChunkBytes);
 
+// A file read and analysed, the model pointing into the file (neither moves: held by pointer).
+struct ParsedSource {
+  SourceFile file;
+  SourceModel model;
+};
+
 }  // namespace planlint::pyspark

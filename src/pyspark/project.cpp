@@ -1,5 +1,6 @@
 #include "pyspark/project.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <system_error>
@@ -17,6 +18,10 @@ constexpr std::uintmax_t kMaxModuleBytes = std::uintmax_t{8} * 1024 * 1024;  // 
 constexpr int kMaxDepth = 2;  // a module's own imports are followed this deep (re-exports), no deeper
 
 thread_local int depth = 0;  // modules being analysed on this thread (for kMaxDepth)
+// Whether an import was left unfollowed at kMaxDepth during the analysis under way: that analysis
+// differs from the one the file's own lint (a level higher) would make, and is not kept for it.
+thread_local bool depth_cut = false;
+constexpr std::size_t kKeptParseBytes = std::size_t{32} * 1024 * 1024;  // source text of kept analyses
 
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
@@ -176,26 +181,40 @@ const ModuleExports* ProjectIndex::load(const fs::path& file) {
     if (auto it = files_.find(key); it != files_.end() && it->second.size == size && it->second.mtime == mtime)
       return it->second.exports && !it->second.exports->empty() ? it->second.exports.get() : nullptr;
   }
-  if (depth >= kMaxDepth) return nullptr;
+  if (depth >= kMaxDepth) {
+    depth_cut = true;
+    return nullptr;
+  }
   std::ifstream in(file, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in.good() && !in.eof()) return nullptr;
   auto exports = std::make_shared<ModuleExports>();
+  auto parsed = std::make_shared<ParsedSource>();
+  const bool imported_by_lint = depth == 0;  // its own lint would analyse it as this one does
+  const bool outer_cut = depth_cut;
+  depth_cut = false;
   ++depth;
   try {
-    SourceFile source = load_source(key, std::move(text));
-    SourceModel model = analyze_source(source);
-    *exports = exports_of(model);
+    parsed->file = load_source(key, std::move(text));
+    parsed->model = analyze_source(parsed->file);
+    *exports = exports_of(parsed->model);
   } catch (...) {
     exports = std::make_shared<ModuleExports>();  // what cannot be read gives nothing
+    parsed.reset();
   }
   --depth;
+  const bool cut = depth_cut;
+  depth_cut = outer_cut || cut;
   std::lock_guard lock(mu_);
   Entry& e = files_[key];
   e.size = size;
   e.mtime = mtime;
   e.exports = exports;
   kept_.push_back(exports);
+  if (parsed && imported_by_lint && !cut && !parsed_.contains(key) && parsed_bytes_ + size <= kKeptParseBytes) {
+    parsed_bytes_ += size;
+    parsed_.emplace(key, std::move(parsed));
+  }
   return exports->empty() ? nullptr : exports.get();
 }
 
@@ -241,6 +260,27 @@ void ProjectIndex::remember(std::string_view path, std::size_t text_size, const 
   if (e.exports && e.size == size && e.mtime == mtime) return;
   e = {size, mtime, exports};
   kept_.push_back(std::move(exports));
+}
+
+std::shared_ptr<ParsedSource> ProjectIndex::take_parsed(std::string_view path, std::string_view text) {
+  std::shared_ptr<ParsedSource> parsed;
+  {
+    std::lock_guard lock(mu_);
+    if (parsed_.empty()) return nullptr;
+    auto it = parsed_.find(fs::path(path).lexically_normal().string());
+    if (it == parsed_.end()) return nullptr;
+    parsed = std::move(it->second);
+    parsed_.erase(it);
+  }
+  const std::string raw = whole_raw(parsed->file);
+  {
+    std::lock_guard lock(mu_);
+    parsed_bytes_ -= std::min(parsed_bytes_, raw.size());
+  }
+  // The file as its lint reads it (not changed on disk since, nor converted on the way).
+  if (raw != text) return nullptr;
+  parsed->file.path = std::string(path);
+  return parsed;
 }
 
 std::string ProjectIndex::dependency_key(std::string_view importer, std::string_view text) {

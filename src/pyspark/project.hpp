@@ -19,6 +19,7 @@
 namespace planlint::pyspark {
 
 struct SourceModel;
+struct ParsedSource;
 
 // What a module (or a notebook run with %run) gives the files that use it.
 struct ModuleExports {
@@ -67,6 +68,10 @@ class ProjectIndex {
   // What a file linted anyway exports, kept so that a file importing it later does not analyse it
   // again. Only when `text_size` is the file's size on disk (the text linted is the file's).
   void remember(std::string_view path, std::size_t text_size, const SourceModel& model);
+  // The analysis of the file at `path` that an importer's lint made of `text` (at the default chunk
+  // size, with every import it makes followed as a lint of the file would), handed over once: a file
+  // that is imported before its own turn is then parsed and analysed once, not twice. Or nullptr.
+  std::shared_ptr<ParsedSource> take_parsed(std::string_view path, std::string_view text);
 
  private:
   struct Entry {
@@ -84,6 +89,10 @@ class ProjectIndex {
   std::mutex mu_;
   std::map<std::string, Entry, std::less<>> files_;
   std::vector<std::shared_ptr<const ModuleExports>> kept_;  // every exports ever handed out (stay valid)
+  // Analyses load() made, by file, until the file's own lint takes them; at most kKeptParseBytes of
+  // source text in all (a module imported but never linted stays until the run ends).
+  std::map<std::string, std::shared_ptr<ParsedSource>, std::less<>> parsed_;
+  std::size_t parsed_bytes_ = 0;
 };
 
 ProjectIndex& project_index();
