@@ -1,8 +1,10 @@
 // cache-without-unpersist: a DataFrame is cached and never unpersisted.
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include "lint/source_context.hpp"
 
@@ -20,10 +22,15 @@ extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
 `.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either).
 Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
-as binding `x`. Nor is a cache that costs nothing later: in a script (a `.py` file) whose module
-level runs no action after the cached DataFrame's last use (the application ends holding it), a
-notebook or script that stops the session (`spark.stop()`) with no action between the last use and
-the stop (also within the function that caches), a function that returns the cached DataFrame and
+as binding `x`.
+
+Nor is a cache that costs nothing later: nothing runs after the cached DataFrame's last use
+before the application ends. An action on a DataFrame made from the cached one (a join with it, a
+union of its joins) is a use of the cache too; a call of a function of the file that runs an action is
+work. The application ends at a stop of the session or context (`spark.stop()`, `sc.stop()`, or any
+name the file uses as one: `ctx.stop()` after `SQLContext(ctx)`), at the end of a script (a `.py`
+file's module level), and, for a cache in a function of a script, where the function returns when
+every call of it in the file (none in a loop) is followed by nothing either. Also not reported: a function that returns the cached DataFrame and
 is not called in the file (its callers, elsewhere, own the cache), test code (a fixture's rows), and a `cache()` of what is cached already
 (reported where it was made). A cache made in
 a loop (each turn's stays while the next turns run) and a notebook's that does not stop its session
@@ -98,26 +105,120 @@ int last_use(const pyspark::SourceModel& m, std::string_view function, std::stri
   return last;
 }
 
-// Whether `function` (module level: "") runs an action after statement `after`.
-// Whether `function` (module level: "") runs an action after statement `after` and before `until`.
-bool action_after(const pyspark::SourceModel& m, std::string_view function, int after,
-                  int until = std::numeric_limits<int>::max()) {
-  return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& c) {
-    return c.function == function && c.statement > after && c.statement < until && runs_action(c);
+// Whether `c` calls a function of this file (`name(...)`, `self.name(...)`): the function, or nullptr.
+std::string_view file_function_called(const pyspark::SourceModel& m, const pyspark::Chain& c) {
+  if (!c.root_is_call) return {};
+  const std::string_view root = c.root.view();
+  if (m.function(root) != nullptr) return root;
+  const std::size_t dot = root.rfind('.');
+  if (dot == std::string_view::npos) return {};
+  const std::string_view bare = root.substr(dot + 1);
+  for (const auto& [name, info] : m.functions)
+    if (name == bare || (name.size() > bare.size() && std::string_view(name).ends_with(bare) &&
+                         name[name.size() - bare.size() - 1] == '.'))
+      return name;
+  return {};
+}
+
+// What the file tells about the end of its application, made for its first cache (most files have none).
+struct Ending {
+  std::set<std::string, std::less<>> sessions;  // session_names()
+  std::set<std::string, std::less<>> working;   // functions of the file that run an action themselves
+  std::vector<const pyspark::Chain*> work;      // chains that make Spark compute (runs_work)
+};
+
+// Whether `c` makes Spark compute: an action, or a call of a function of this file that runs one.
+bool runs_work(const pyspark::SourceModel& m, const Ending& e, const pyspark::Chain& c) {
+  if (runs_action(c)) return true;
+  const std::string_view called = file_function_called(m, c);
+  return !called.empty() && e.working.count(called) != 0;
+}
+
+// Whether the lineage of `c` reads `cached`: through the names it starts from, the DataFrames of its
+// arguments (a join's other side, a union's) and theirs.
+bool reads_cache(const pyspark::Chain* c, const pyspark::Chain* cached, std::set<const pyspark::Chain*>& seen) {
+  if (c == nullptr || !seen.insert(c).second || seen.size() > 4096) return false;
+  if (c == cached) return true;
+  if (reads_cache(c->bound, cached, seen)) return true;
+  for (const auto& a : c->root_args)
+    if (reads_cache(a.value.chain(), cached, seen)) return true;
+  for (const auto& l : c->links)
+    for (const auto& a : l.args)
+      if (reads_cache(a.value.chain(), cached, seen)) return true;
+  return false;
+}
+
+// Whether `function` (module level: "") makes Spark compute after statement `after` and before
+// `until`, other than on what reads `cached` (those are uses of the cache: it is needed until then).
+bool action_after(const Ending& e, std::string_view function, int after, int until = std::numeric_limits<int>::max(),
+                  const pyspark::Chain* cached = nullptr) {
+  return std::any_of(e.work.begin(), e.work.end(), [&](const pyspark::Chain* c) {
+    if (c->function != function || c->statement <= after || c->statement >= until) return false;
+    std::set<const pyspark::Chain*> seen;
+    return cached == nullptr || !reads_cache(c, cached, seen);
   });
+}
+
+// The names the file uses as a Spark session or context: `spark`, `sc`, a name bound to a session,
+// and any name the file calls Spark's entry points on (`ctx.textFile(...)`, `SQLContext(ctx)`).
+std::set<std::string, std::less<>> session_names(const pyspark::SourceModel& m) {
+  static constexpr std::string_view kEntry[] = {
+      "read",        "sql",   "parallelize", "textFile",  "createDataFrame", "range",  "sparkContext",
+      "setLogLevel", "table", "readStream",  "addPyFile", "broadcast",       "getConf"};
+  static constexpr std::string_view kWrappers[] = {"SQLContext", "HiveContext", "SparkSession", "GlueContext",
+                                                   "StreamingContext"};
+  std::set<std::string, std::less<>> out{"spark", "sc"};
+  for (const auto& c : m.chains) {
+    if (!c.root_is_call && c.is_session) out.emplace(c.root.view());
+    if (!c.root_is_call && !c.links.empty() && c.links.front().is_call &&
+        std::find(std::begin(kEntry), std::end(kEntry), c.links.front().name) != std::end(kEntry))
+      out.emplace(c.root.view());
+    if (c.root_is_call) {
+      const std::string_view root = c.root.view();
+      const std::string_view bare = root.substr(root.rfind('.') == std::string_view::npos ? 0 : root.rfind('.') + 1);
+      if (std::find(std::begin(kWrappers), std::end(kWrappers), bare) != std::end(kWrappers))
+        for (const auto& a : c.root_args)
+          if (a.value.kind() == "identifier") out.emplace(a.value.text());
+    }
+  }
+  return out;
 }
 
 // The first `spark.stop()` of `function` (module level: "") after statement `after` (the
 // application ends there), or -1.
-int stop_after(const pyspark::SourceModel& m, std::string_view function, int after) {
+int stop_after(const pyspark::SourceModel& m, const std::set<std::string, std::less<>>& sessions,
+               std::string_view function, int after) {  // NOLINT(bugprone-easily-swappable-parameters)
   int first = -1;
   for (const auto& c : m.chains)
     if (c.function == function && c.statement > after && !c.links.empty() && c.links.back().is_call &&
-        c.links.back().name == "stop" &&
-        (c.root == "spark" || c.root == "sc" || (c.bound != nullptr && c.bound->is_session)) &&
+        c.links.back().name == "stop" && c.links.size() == 1 && !c.root_is_call &&
+        (sessions.count(c.root.view()) != 0 || (c.bound != nullptr && c.bound->is_session)) &&
         (first < 0 || c.statement < first))
       first = c.statement;
   return first;
+}
+
+// Whether nothing makes Spark compute after statement `after` of `function` before the application
+// ends: a `spark.stop()` follows with no action between, or (in a script) the module level runs no
+// action after it, or the function returns with nothing after and every call of it in the file is
+// followed by nothing either.
+bool ends_application(const pyspark::SourceModel& m, const Ending& e, std::string_view function, int after,
+                      const pyspark::Chain* cached, int depth = 0) {
+  const int stop = stop_after(m, e.sessions, function, after);
+  if (stop >= 0 && !action_after(e, function, after, stop, cached)) return true;
+  if (m.file->kind != pyspark::SourceKind::python ||
+      action_after(e, function, after, std::numeric_limits<int>::max(), cached))
+    return false;
+  if (function.empty()) return true;
+  if (depth >= 4) return false;
+  bool called = false;
+  for (const auto& c : m.chains) {
+    if (file_function_called(m, c) != function || c.function == function) continue;
+    called = true;
+    // A call in a loop: the next turns run after it, each with its own cache.
+    if (c.in_loop || !ends_application(m, e, c.function.view(), c.statement, nullptr, depth + 1)) return false;
+  }
+  return called;
 }
 
 // Whether a chain of the file calls the function `name` (`name(...)`, `self.name(...)`, `m.name(...)`).
@@ -148,6 +249,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     }
   }
   if (clear_all) return;
+  std::optional<Ending> ending;
   for (const auto& c : m.chains) {
     if (c.links.empty() || (c.root_is_call && c.assigned_to.empty())) continue;
     const pyspark::Link& last = c.links.back();
@@ -169,12 +271,17 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // needs. (A notebook's session outlives the notebook unless it stops it; in a loop, each turn's
     // cache stays while the next turns run.)
     if (!c.in_loop) {
+      if (!ending) {
+        ending.emplace();
+        ending->sessions = session_names(m);
+        for (const auto& d : m.chains)
+          if (!d.function.empty() && runs_action(d)) ending->working.emplace(d.function.view());
+        for (const auto& d : m.chains)
+          if (runs_work(m, *ending, d)) ending->work.push_back(&d);
+      }
       const std::string_view function = c.function.view();
       const int used = std::max(c.statement, last_use(m, function, name));
-      const int stop = stop_after(m, function, used);
-      if ((stop >= 0 && !action_after(m, function, used, stop)) ||
-          (function.empty() && m.file->kind == pyspark::SourceKind::python && !action_after(m, "", used)))
-        continue;
+      if (ends_application(m, *ending, function, used, &c)) continue;
     }
     // A function that returns the cached DataFrame hands the cache to its caller, who releases it
     // (the DataFrame itself: an earlier cache of a name rebound since, or a loop's earlier turns', is

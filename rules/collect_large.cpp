@@ -14,7 +14,9 @@ extern const RuleInfo kCollectLarge{"SPK203",
                                     R"md(## What it does
 Finds `collect()`, `toPandas()` and `rdd.collect()` (also as the iterable of a `for` loop) on a
 DataFrame, and says how sure it is by what the code shows of the rows (the DataFrame is followed
-through names, helper functions that return one, and parameters of functions called with one):
+through names, helper functions that return one, parameters of functions called with one, and
+temporary views: `spark.sql("SELECT ... FROM v")` or `spark.table("v")` of a view the file registered
+reads the rows of the DataFrame behind it):
 
 - **Nothing** when the rows are few by construction: a global aggregate (`agg(...)` without
   `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data

@@ -42,7 +42,8 @@ Only lineages that cost something count: a read of a table or files, a shuffle (
 distinct, orderBy, repartition, window...) or a Python UDF; data built on the driver and queries
 limited to a few rows (`limit(n)`, `SELECT ... LIMIT n`) are not reported, nor is test code. What
 comes before a cache does not count: a lineage that shuffles and then caches, and whose uses only
-filter the cached rows, costs a scan of the cache. A lineage that is only a read with narrow steps
+filter the cached rows, costs a scan of the cache; of the actions below a cache, those before the
+cache statement compute the lineage each, and of those after it only the first (it fills the cache). A lineage that is only a read with narrow steps
 (filters, projections) is an `info`: each use scans the input again, which a cache of the whole input
 does not always beat. A warning needs the shuffle computed in full twice: two actions that read all
 of it (writes, counts, collects), or one action in a loop; when the other uses are previews
@@ -147,6 +148,12 @@ struct Action {
   }
 };
 
+// Source order: cell, then byte.
+bool earlier(const Action& a, const Action& b) {
+  return std::make_pair(a.chain->cell, a.chain->pos.start_byte) <
+         std::make_pair(b.chain->cell, b.chain->pos.start_byte);
+}
+
 class Graph {
  public:
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
@@ -247,15 +254,23 @@ class Graph {
   // Also through a temporary view of it that is cached (`name.createOrReplaceTempView("v")`, then
   // `spark.catalog.cacheTable("v")` or `CACHE TABLE v`): the view's plan is c's.
   [[nodiscard]] bool cached_later(const Chain& c) const {
+    const Chain* point = cache_point(c);
+    return point != nullptr && point != &c;
+  }
+
+  // Where `c`'s plan is cached: `c` itself when its chain caches, else the statement that caches it
+  // (cached_later); nullptr when nothing caches it.
+  [[nodiscard]] const Chain* cache_point(const Chain& c) const {
+    if (caches(c)) return &c;
     for (const Chain* u : children(&c)) {
       if (u->bound != &c || u->links.empty() || !u->links.front().is_call) continue;
       const Link& first = u->links.front();
-      if (kCaches.count(first.name) != 0) return true;
+      if (kCaches.count(first.name) != 0) return u;
       if (kTempViews.contains(first.name) && !first.args.empty() && first.args[0].value.string_value() &&
           view_cached(*first.args[0].value.string_value()))
-        return true;
+        return u;
     }
-    return false;
+    return nullptr;
   }
 
   // Whether the lineage up to `c` costs something: a read, a shuffle or a Python UDF.
@@ -368,10 +383,27 @@ class Graph {
         const int times = repeats(*u, root_loop) ? 2 : 1;
         uses.push_back({branches_not_in(*u, c), in_helper * times, in_helper * times});
       }
+      const std::size_t below = reached.size();
       int r = runs(*u, shuffles, reached, root_loop, depth + 1);
       if (r == 0) continue;
-      // Computed once, into the cache; as a fork, one per use (two for a use in a loop).
-      if (caches(*u) || cached_later(*u)) r = 1;
+      // Computed once, into the cache; as a fork, one per use (two for a use in a loop). Of the
+      // actions below the cache, only the first computes this lineage (it fills the cache); the
+      // others read the cached rows.
+      const Chain* point = cache_point(*u);
+      if (point != nullptr && point->branches.size() <= c.branches.size() && point->loop == c.loop) {
+        // Actions that run before the cache statement compute the lineage each; the first one after it fills
+        // the cache, and the others read the cached rows. (A cache in a branch or a loop of its own may not
+        // run: then every action computes it, and the cache counts once as before.)
+        std::vector<Action> before, after;
+        for (auto it = reached.begin() + static_cast<std::ptrdiff_t>(below); it != reached.end(); ++it)
+          (earlier(*it, Action{point, nullptr}) ? before : after).push_back(*it);
+        reached.resize(below);
+        reached.insert(reached.end(), before.begin(), before.end());
+        if (!after.empty()) reached.push_back(*std::min_element(after.begin(), after.end(), earlier));
+        r = static_cast<int>(before.size()) + 1;
+      } else if (point != nullptr) {
+        r = 1;
+      }
       const int fork = std::min(r, repeats(*u, root_loop) ? 2 : 1);
       uses.push_back({branches_not_in(*u, c), r, fork});
     }
@@ -706,10 +738,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     int forks = 0;
     int total = g.runs(c, shuffles, reached, c.loop, 0, &forks);
     if (total < 2 || forks < 2) continue;
-    std::sort(reached.begin(), reached.end(), [](const Action& a, const Action& b) {
-      return std::make_pair(a.chain->cell, a.chain->pos.start_byte) <
-             std::make_pair(b.chain->cell, b.chain->pos.start_byte);
-    });
+    std::sort(reached.begin(), reached.end(), earlier);
     reached.erase(std::unique(reached.begin(), reached.end(),
                               [](const Action& a, const Action& b) { return a.chain == b.chain; }),
                   reached.end());

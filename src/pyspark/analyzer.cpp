@@ -542,6 +542,7 @@ SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes) {
   analyzer.run();
   analyzer.resolve_functions();
   analyzer.resolve_param_loops();
+  index_temp_views(m);
   return m;
 }
 

@@ -283,6 +283,58 @@ bool key_filter(const Link& l) {
 
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth);
 
+// The one table or view a query reads (`SELECT ... FROM name [alias] [WHERE ...]`), in lower case;
+// empty when it reads a subquery or more than one table.
+std::string single_from(const std::string& sql) {
+  std::string l = lower(sql);
+  for (char& c : l)
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  const std::size_t from = l.find(" from ");
+  if (from == std::string::npos || l.find(" from ", from + 1) != std::string::npos) return {};
+  std::size_t i = l.find_first_not_of(' ', from + 6);
+  if (i == std::string::npos) return {};
+  std::size_t j = i;
+  while (j < l.size() &&
+         (std::isalnum(static_cast<unsigned char>(l[j])) != 0 || l[j] == '_' || l[j] == '.' || l[j] == '`'))
+    ++j;
+  std::string name = l.substr(i, j - i);
+  std::erase(name, '`');
+  // `FROM a, b` (or `FROM a x, b y`) reads two tables: a comma before the next clause.
+  std::size_t end = l.size();
+  for (const char* clause :
+       {" where ", " group ", " order ", " sort ", " limit ", " having ", " cluster ", " distribute "})
+    end = std::min(end, l.find(clause, j));
+  if (l.find(',', j) < end) return {};
+  return name;
+}
+
+// The rows of a temporary view that `at` reads by name (`spark.sql("SELECT ... FROM v")`,
+// `spark.table("v")`), registered before it in the file: the rows of the DataFrame behind the view.
+std::optional<RowsFact> view_rows(const SourceModel& m, const Step& at, int depth) {
+  if (depth >= 4 || m.temp_views.empty() || at.link == nullptr || !at.link->is_call) return std::nullopt;
+  std::string name;
+  if (at.link->name == "sql") {
+    const Arg* q = at.link->arg(0, "sqlQuery");
+    if (q != nullptr) name = single_from(string_text(q->value));
+  } else if (at.link->name == "table") {
+    const Arg* t = at.link->arg(0, "tableName");
+    if (t != nullptr && t->value.string_value()) name = lower(*t->value.string_value());
+  }
+  if (name.empty()) return std::nullopt;
+  auto it = m.temp_views.find(name);
+  if (it == m.temp_views.end()) return std::nullopt;
+  const Chain* reader = at.chain;
+  const Chain* view = nullptr;
+  for (const Chain* v : it->second)
+    if (reader == nullptr ||
+        std::make_pair(v->cell, v->pos.start_byte) < std::make_pair(reader->cell, reader->pos.start_byte))
+      view = v;
+  if (view == nullptr) return std::nullopt;
+  auto pipeline = view->pipeline();
+  if (pipeline.empty()) return std::nullopt;
+  return rows_at(m, pipeline, pipeline.size() - 1, depth + 1);
+}
+
 // "/tmp/t/_delta_log/00000000000000000000.json", log_path + "/00000000000000000003.json".
 bool delta_log_path(std::string_view text) {
   if (text.find("_delta_log") != std::string_view::npos) return true;
@@ -340,6 +392,17 @@ std::optional<std::vector<Step>> through_helper(const SourceModel& m, const Chai
 
 }  // namespace
 
+void index_temp_views(SourceModel& m) {
+  static const util::NameSet kViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
+                                    "createGlobalTempView", "registerTempTable"};
+  for (const Chain& c : m.chains) {
+    if (c.links.empty()) continue;
+    const Link& l = c.links.back();
+    if (!l.is_call || kViews.count(l.name) == 0 || l.args.empty() || !l.args[0].value.string_value()) continue;
+    m.temp_views[lower(*l.args[0].value.string_value())].push_back(&c);
+  }
+}
+
 RowsFact rows_of(const SourceModel& m, const Chain& chain) {
   auto pipeline = chain.pipeline();
   if (pipeline.empty()) {
@@ -368,6 +431,9 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
     if (readers.count(pipeline[k].link->name) == 0) continue;
     fact = origin_rows(pipeline[k].link);
+    // A query of a temporary view of this file, read whole: the view's DataFrame's rows.
+    if (fact.rows == Rows::large && !fact.multiplied && !fact.keyed)
+      if (auto v = view_rows(m, pipeline[k], depth)) fact = *v;
     break;
   }
   // A file of a Delta table's transaction log (`_delta_log/00000000000000000010.json`): a few actions.

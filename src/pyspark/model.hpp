@@ -295,6 +295,8 @@ struct SourceModel;
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index);
 // Rows of what a chain evaluates to (also a chain without links: `broadcast(df)`, `helper(df)`).
 RowsFact rows_of(const SourceModel& m, const Chain& chain);
+// Fills SourceModel::temp_views from the model's chains (once, after the analysis).
+void index_temp_views(SourceModel& m);
 [[nodiscard]] inline bool small_by_construction(Rows r) {
   return r == Rows::one || r == Rows::few || r == Rows::driver;
 }
@@ -344,6 +346,9 @@ struct SourceModel {
   std::set<std::string, std::less<>> pandas_udf_names;
   std::set<std::string, std::less<>> nondeterministic_udfs;    // UDF names bound to a udf(...).asNondeterministic()
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name (add with add_function)
+  // `df.createOrReplaceTempView("v")` (and createTempView, the global ones, registerTempTable) by the
+  // view's name in lower case, in source order: a query of the view reads df's rows.
+  std::unordered_map<std::string, std::vector<const Chain*>> temp_views;
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
   std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
