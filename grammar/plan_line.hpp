@@ -42,14 +42,15 @@ struct indent {
 };
 
 // Markers in front of an operator name: whole-stage codegen "*(2) " (Spark 3), "* " (formatted),
-// "*Project" (Spark 2); Gluten transformer stages "^(3) "; RAPIDS "!" (cannot run on GPU);
+// "*Project" (Spark 2); Gluten transformer stages "^(3) " and "^ " (formatted); RAPIDS "!" (cannot run on GPU);
 // unresolved logical operators "'Project".
 struct codegen_stage : pegtl::seq<pegtl::one<'*'>, pegtl::one<'('>, digits, pegtl::one<')'>, pegtl::one<' '>> {};
 struct transformer_stage : pegtl::seq<pegtl::one<'^'>, pegtl::one<'('>, digits, pegtl::one<')'>, pegtl::one<' '>> {};
 struct codegen_star : pegtl::seq<pegtl::one<'*'>, pegtl::opt<pegtl::one<' '>>> {};
+struct transformer_star : pegtl::seq<pegtl::one<'^'>, pegtl::one<' '>> {};
 struct fallback_mark : pegtl::one<'!'> {};
 struct unresolved_mark : pegtl::one<'\''> {};
-struct op_markers : pegtl::seq<pegtl::opt<pegtl::sor<codegen_stage, transformer_stage, codegen_star>>,
+struct op_markers : pegtl::seq<pegtl::opt<pegtl::sor<codegen_stage, transformer_stage, codegen_star, transformer_star>>,
                                pegtl::opt<fallback_mark>, pegtl::opt<unresolved_mark>> {};
 
 struct op_name : pegtl::seq<pegtl::ranges<'a', 'z', 'A', 'Z', '_'>,

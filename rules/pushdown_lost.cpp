@@ -20,7 +20,8 @@ extern const RuleInfo kPushdownLost{"SPK707",
                                     R"md(## What it does
 Reports a scan that pushed a filter to the data source (`PushedFilters`) or pruned partitions
 (`PartitionFilters`) in BEFORE and no longer does in AFTER (`planlint diff`). Filters are compared
-without expression ids.
+without expression ids. When AFTER prints the list cut short (`[a, b, ...` without its closing
+bracket: Spark abbreviates long values), a filter that may sit after the cut is not reported.
 
 ## Why is this bad?
 A pushed filter lets Parquet and ORC skip row groups by their statistics, and a partition filter skips
@@ -98,8 +99,10 @@ void check_pushdown_lost(DiffContext& ctx) {
     std::vector<std::string> kept_pushed = sa->pushed_filters;
     for (const auto& f : sb->pushed_filters)
       if (mentions_column(sa->partition_filters, filter_column(f))) kept_pushed.push_back(f);
-    std::string pushed = sa->prints_pushed_filters ? lost(sb->pushed_filters, kept_pushed) : std::string();
-    std::string partitions = lost(sb->partition_filters, sa->partition_filters);
+    // A list the after plan prints cut short ("...") may hold the filter after the cut: not lost.
+    std::string pushed =
+        sa->prints_pushed_filters && !sa->pushed_cut ? lost(sb->pushed_filters, kept_pushed) : std::string();
+    std::string partitions = sa->partition_cut ? std::string() : lost(sb->partition_filters, sa->partition_filters);
     if (pushed.empty() && partitions.empty()) continue;
     std::string what = !pushed.empty() ? "pushed filters [" + pushed + "]" : std::string();
     if (!partitions.empty())

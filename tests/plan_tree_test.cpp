@@ -362,3 +362,56 @@ TEST_CASE("streamed parsing hands over each plan complete, then frees it", "[tre
   CHECK(streamed.lines.size() == whole.lines.size());
   CHECK(streamed.operator_lines == whole.operator_lines);
 }
+
+// Spark abbreviates a long scan field with "..." and never closes its bracket. Cut each field of a
+// scan in turn: every other field reads as it does uncut, and the cut list says so.
+TEST_CASE("every field of a scan survives truncation of any other field", "[tree]") {
+  const std::vector<std::pair<std::string, std::string>> fields{
+      {"Batched", "true"},
+      {"DataFilters", "[isnotnull(d_date#1), (cast(d_date#1 as string) = 2000-01-01)]"},
+      {"Format", "Parquet"},
+      {"Location", "InMemoryFileIndex(1 paths)[file:/warehouse/date_dim]"},
+      {"PartitionFilters", "[isnotnull(d_year#3), (d_year#3 = 2000)]"},
+      {"PushedFilters", "[IsNotNull(d_date), IsNotNull(d_date_sk)]"},
+      {"ReadSchema", "struct<d_date_sk:int,d_date:date>"},
+  };
+  auto line_with = [&](std::size_t cut) {
+    std::string line = "*(1) FileScan parquet tpcds.date_dim[d_date_sk#0,d_date#1,d_year#3] ";
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      std::string value = fields[i].second;
+      if (i == cut) value = value.substr(0, value.size() / 2 + 2) + "...";  // cut mid-way, bracket left open
+      line += (i == 0 ? "" : ", ") + fields[i].first + ": " + value;
+    }
+    return "== Physical Plan ==\n" + line + "\n";
+  };
+  auto whole = parse_document(line_with(fields.size()), "t");
+  const auto* ref = root_of(whole).as<ScanInfo>();
+  REQUIRE(ref != nullptr);
+  REQUIRE(ref->pushed_filters == std::vector<std::string>{"IsNotNull(d_date)", "IsNotNull(d_date_sk)"});
+  REQUIRE(ref->partition_filters.size() == 2);
+  REQUIRE(ref->data_filters.size() == 2);
+  CHECK_FALSE(ref->pushed_cut);
+  for (std::size_t cut = 0; cut < fields.size(); ++cut) {
+    const std::string& key = fields[cut].first;
+    INFO("cut " << key);
+    auto d = parse_document(line_with(cut), "t");
+    CHECK(d.errors.empty());
+    const auto* s = root_of(d).as<ScanInfo>();
+    REQUIRE(s != nullptr);
+    CHECK(s->format == "parquet");
+    CHECK(s->table == "tpcds.date_dim");
+    CHECK(s->output.size() == 3);
+    CHECK(s->prints_pushed_filters);
+    if (key != "PushedFilters") CHECK(s->pushed_filters == ref->pushed_filters);
+    if (key != "PartitionFilters") CHECK(s->partition_filters == ref->partition_filters);
+    if (key != "DataFilters") CHECK(s->data_filters == ref->data_filters);
+    if (key != "ReadSchema") CHECK(s->read_schema == ref->read_schema);
+    if (key != "Location") CHECK(s->location == ref->location);
+    CHECK(s->pushed_cut == (key == "PushedFilters"));
+    CHECK(s->partition_cut == (key == "PartitionFilters"));
+    CHECK(s->data_cut == (key == "DataFilters"));
+    // What was printed before the cut is kept; an item cut mid-way is not.
+    if (key == "PushedFilters") CHECK(s->pushed_filters == std::vector<std::string>{"IsNotNull(d_date)"});
+    if (key == "DataFilters") CHECK(s->data_filters == std::vector<std::string>{"isnotnull(d_date#1)"});
+  }
+}

@@ -1,6 +1,7 @@
 // Typed fields for the operators rules look at, read from simple-mode arguments or formatted details.
 #include "plan/operator_fields.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdlib>
@@ -207,6 +208,36 @@ void parse_join(PlanNode& n) {
   n.fields = std::move(j);
 }
 
+// The metadata fields Spark's scans print (FileSourceScanExec, BatchScanExec, and what Databricks and
+// the accelerators add), which start an item even inside a bracket a truncation left open.
+bool is_scan_field(std::string_view key) {
+  static constexpr std::array<std::string_view, 24> kFields{"Batched",
+                                                            "DataFilters",
+                                                            "Format",
+                                                            "Location",
+                                                            "PartitionFilters",
+                                                            "PushedFilters",
+                                                            "ReadSchema",
+                                                            "PartitionCount",
+                                                            "SelectedBucketsCount",
+                                                            "DisabledBucket",
+                                                            "PushedAggregation",
+                                                            "PushedGroupBy",
+                                                            "PushedAggregates",
+                                                            "PushedGroupByExpressions",
+                                                            "PushedLimit",
+                                                            "PushedOffset",
+                                                            "PushedTopN",
+                                                            "RuntimeFilters",
+                                                            "DictionaryFilters",
+                                                            "RequiredDataFilters",
+                                                            "OptionalDataFilters",
+                                                            "PushedJoins",
+                                                            "Output",
+                                                            "BucketedScan"};
+  return std::find(kFields.begin(), kFields.end(), key) != kFields.end();
+}
+
 // Scan arguments "parquet db.t[a#1,b#2] Batched: true, DataFilters: [...], Format: Parquet, ..." or details.
 void parse_scan(PlanNode& n) {
   ScanInfo s;
@@ -225,19 +256,43 @@ void parse_scan(PlanNode& n) {
     }
   }
   if (kv_start != std::string_view::npos) head = trim(a.substr(0, kv_start));
+  // "Key: value" items. Spark cuts a long value with "..." and never closes its bracket
+  // (`DataFilters: [isnotnull(d_date#1), ...`): inside an open bracket, a scan field's name after
+  // ", " still starts the next item, so every field survives the truncation of any other.
   std::vector<std::pair<std::string, std::string>> kv;
   if (kv_start != std::string_view::npos) {
-    for (auto& item : split_top_level(a.substr(kv_start))) {
-      auto colon = item.find(": ");
-      bool is_key = colon != std::string::npos && colon > 0;
+    const std::string_view rest = a.substr(kv_start);
+    auto key_at = [&](std::size_t i, bool known_only) -> std::size_t {  // length of "Key" at i, or 0
+      std::size_t w = i;
+      while (w < rest.size() && std::isalpha(static_cast<unsigned char>(rest[w]))) ++w;
+      if (w == i || w + 1 >= rest.size() || rest[w] != ':' || rest[w + 1] != ' ') return 0;
+      if (known_only && !is_scan_field(rest.substr(i, w - i))) return 0;
+      return w - i;
+    };
+    int depth = 0;
+    std::size_t item = 0;
+    auto flush = [&](std::size_t end) {
+      const std::string_view text = trim(rest.substr(item, end - item));
+      const std::size_t colon = text.find(": ");
+      bool is_key = colon != std::string_view::npos && colon > 0;
       for (std::size_t c = 0; is_key && c < colon; ++c)
-        if (!std::isalpha(static_cast<unsigned char>(item[c]))) is_key = false;
-      if (is_key) {
-        kv.emplace_back(item.substr(0, colon), item.substr(colon + 2));
-      } else if (!kv.empty()) {
-        kv.back().second += "," + item;
-      }
+        if (!std::isalpha(static_cast<unsigned char>(text[c]))) is_key = false;
+      if (is_key)
+        kv.emplace_back(text.substr(0, colon), text.substr(colon + 2));
+      else if (!kv.empty() && !text.empty())
+        kv.back().second += "," + std::string(text);
+    };
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      const char c = rest[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      if (c != ',' || i + 1 >= rest.size() || rest[i + 1] != ' ') continue;
+      if (depth == 0 ? key_at(i + 2, false) == 0 : key_at(i + 2, true) == 0) continue;
+      flush(i);
+      item = i + 2;
+      depth = 0;
     }
+    flush(rest.size());
   }
   auto field = [&](std::string_view key) -> const std::string* {
     if (const std::string* d = n.detail(key)) return d;
@@ -264,11 +319,11 @@ void parse_scan(PlanNode& n) {
   if (bracket != std::string_view::npos) s.output = scan_attribute_refs(head.substr(bracket));
   if (const auto* o = n.detail("Output")) s.output = scan_attribute_refs(*o);
   if (const auto* v = field("PushedFilters")) {
-    s.pushed_filters = split_list(*v);
+    s.pushed_filters = split_list(*v, &s.pushed_cut);
     s.prints_pushed_filters = true;
   }
-  if (const auto* v = field("PartitionFilters")) s.partition_filters = split_list(*v);
-  if (const auto* v = field("DataFilters")) s.data_filters = split_list(*v);
+  if (const auto* v = field("PartitionFilters")) s.partition_filters = split_list(*v, &s.partition_cut);
+  if (const auto* v = field("DataFilters")) s.data_filters = split_list(*v, &s.data_cut);
   if (const auto* v = field("ReadSchema")) s.read_schema = *v;
   if (const auto* v = field("Location")) s.location = *v;
   n.fields = std::move(s);
@@ -400,13 +455,27 @@ std::vector<std::string> split_top_level(std::string_view text) {
   return out;
 }
 
-std::vector<std::string> split_list(std::string_view text) {
+std::vector<std::string> split_list(std::string_view text, bool* cut) {
   text = trim(text);
+  bool open = false;
   if (!text.empty() && text.front() == '[') {
     text.remove_prefix(1);
-    if (!text.empty() && text.back() == ']') text.remove_suffix(1);
+    if (!text.empty() && text.back() == ']')
+      text.remove_suffix(1);
+    else
+      open = true;  // never closed: Spark cut the value
   }
-  return split_top_level(text);
+  auto items = split_top_level(text);
+  // `[a, b, ...`: what Spark printed before the cut; the last item may be cut mid-way too.
+  bool truncated = open || ends_with(text, "...");
+  if (truncated && !items.empty() && ends_with(items.back(), "...")) {
+    std::string& last = items.back();
+    last.resize(last.size() - 3);
+    while (!last.empty() && (last.back() == ' ' || last.back() == ',')) last.pop_back();
+    if (last.empty() || open) items.pop_back();  // an item cut mid-way is not a filter
+  }
+  if (cut != nullptr) *cut = truncated;
+  return items;
 }
 
 std::optional<double> parse_byte_size(std::string_view text) {
@@ -439,7 +508,9 @@ void analyze_operator(PlanNode& n) {
       return parse_join(n);
     case OpKind::filter: {
       FilterInfo f;
+      // Spark's formatted details say "Condition"; Gluten's FilterExecTransformer says "Arguments".
       const std::string* c = n.detail("Condition");
+      if (c == nullptr) c = n.detail("Arguments");
       f.condition = c != nullptr ? std::string(trim(*c)) : n.args;
       f.refs = scan_attribute_refs(f.condition);
       n.fields = std::move(f);

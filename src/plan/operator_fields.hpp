@@ -21,7 +21,7 @@ std::string_view base_operator_name(std::string_view name);
 std::vector<std::string> split_top_level(std::string_view text);
 
 // "[a, b]" -> {"a", "b"}; text that is not a bracketed list yields one item.
-std::vector<std::string> split_list(std::string_view text);
+std::vector<std::string> split_list(std::string_view text, bool* cut = nullptr);
 
 // Spark's Utils.bytesToString inverse: "10.1 KiB" -> 10342.4; nullopt when not a size.
 std::optional<double> parse_byte_size(std::string_view text);

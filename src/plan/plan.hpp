@@ -105,6 +105,8 @@ struct ScanInfo {
   std::string read_schema;
   std::string location;
   bool prints_pushed_filters = false;  // the scan reports PushedFilters at all
+  // Spark cut the list with "..." (a long value): the filters after the cut are not known.
+  bool pushed_cut = false, partition_cut = false, data_cut = false;
 };
 
 struct PythonEvalInfo {
