@@ -191,7 +191,8 @@ int stop_after(const pyspark::SourceModel& m, const std::set<std::string, std::l
   int first = -1;
   for (const auto& c : m.chains)
     if (c.function == function && c.statement > after && !c.links.empty() && c.links.back().is_call &&
-        c.links.back().name == "stop" && c.links.size() == 1 && !c.root_is_call &&
+        c.links.back().name == "stop" && !c.root_is_call &&
+        (c.links.size() == 1 || (c.links.size() == 2 && c.links.front().name == "sparkContext")) &&
         (sessions.count(c.root.view()) != 0 || (c.bound != nullptr && c.bound->is_session)) &&
         (first < 0 || c.statement < first))
       first = c.statement;
