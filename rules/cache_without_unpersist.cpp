@@ -124,15 +124,10 @@ std::string_view file_function_called(const pyspark::SourceModel& m, const pyspa
 struct Ending {
   std::set<std::string, std::less<>> sessions;  // session_names()
   std::set<std::string, std::less<>> working;   // functions of the file that run an action themselves
-  std::vector<const pyspark::Chain*> work;      // chains that make Spark compute (runs_work)
+  std::vector<const pyspark::Chain*> work;      // chains that make Spark compute: actions and calls of `working`
+  // Calls of functions of the file: the calling chain and the function (file_function_called).
+  std::vector<std::pair<const pyspark::Chain*, std::string_view>> calls;
 };
-
-// Whether `c` makes Spark compute: an action, or a call of a function of this file that runs one.
-bool runs_work(const pyspark::SourceModel& m, const Ending& e, const pyspark::Chain& c) {
-  if (runs_action(c)) return true;
-  const std::string_view called = file_function_called(m, c);
-  return !called.empty() && e.working.count(called) != 0;
-}
 
 // Whether the lineage of `c` reads `cached`: through the names it starts from, the DataFrames of its
 // arguments (a join's other side, a union's) and theirs.
@@ -187,7 +182,7 @@ std::set<std::string, std::less<>> session_names(const pyspark::SourceModel& m) 
 // The first `spark.stop()` of `function` (module level: "") after statement `after` (the
 // application ends there), or -1.
 int stop_after(const pyspark::SourceModel& m, const std::set<std::string, std::less<>>& sessions,
-               std::string_view function, int after) {  // NOLINT(bugprone-easily-swappable-parameters)
+               std::string_view function, int after) {
   int first = -1;
   for (const auto& c : m.chains)
     if (c.function == function && c.statement > after && !c.links.empty() && c.links.back().is_call &&
@@ -213,11 +208,11 @@ bool ends_application(const pyspark::SourceModel& m, const Ending& e, std::strin
   if (function.empty()) return true;
   if (depth >= 4) return false;
   bool called = false;
-  for (const auto& c : m.chains) {
-    if (file_function_called(m, c) != function || c.function == function) continue;
+  for (const auto& [c, callee] : e.calls) {
+    if (callee != function || c->function == function) continue;
     called = true;
     // A call in a loop: the next turns run after it, each with its own cache.
-    if (c.in_loop || !ends_application(m, e, c.function.view(), c.statement, nullptr, depth + 1)) return false;
+    if (c->in_loop || !ends_application(m, e, c->function.view(), c->statement, nullptr, depth + 1)) return false;
   }
   return called;
 }
@@ -278,7 +273,13 @@ void check_cache_without_unpersist(SourceContext& ctx) {
         for (const auto& d : m.chains)
           if (!d.function.empty() && runs_action(d)) ending->working.emplace(d.function.view());
         for (const auto& d : m.chains)
-          if (runs_work(m, *ending, d)) ending->work.push_back(&d);
+          if (const std::string_view called = file_function_called(m, d); !called.empty())
+            ending->calls.emplace_back(&d, called);
+        // What makes Spark compute: an action, or a call of a function of this file that runs one.
+        for (const auto& d : m.chains)
+          if (runs_action(d)) ending->work.push_back(&d);
+        for (const auto& [d, called] : ending->calls)
+          if (!runs_action(*d) && ending->working.count(called) != 0) ending->work.push_back(d);
       }
       const std::string_view function = c.function.view();
       const int used = std::max(c.statement, last_use(m, function, name));
