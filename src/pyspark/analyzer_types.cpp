@@ -93,6 +93,16 @@ const util::NameSet kRddOnlyMethods{"map",
 const util::NameSet kDriverResults{"toPandas",   "collect",      "count",           "take",
                                    "head",       "first",        "toLocalIterator", "takeSample",
                                    "countByKey", "countByValue", "collectAsMap"};
+// Methods and attributes a pandas DataFrame (or Series) has and a Spark DataFrame, Column or RDD has
+// not: a chain through one works on a pandas value on the driver (`pdf.copy()`, `pdf.iloc[0]`).
+const util::NameSet kPandasOnly{"copy",         "iloc",        "loc",        "iat",          "at",
+                                "nunique",      "reset_index", "set_index",  "sort_values",  "sort_index",
+                                "value_counts", "to_csv",      "to_parquet", "to_excel",     "to_dict",
+                                "to_numpy",     "iterrows",    "itertuples", "merge",        "pivot_table",
+                                "applymap",     "to_records",  "nlargest",   "nsmallest",    "duplicated",
+                                "get_dummies",  "to_sql",      "shape",      "memory_usage", "select_dtypes"};
+// Keyword arguments only pandas methods take (`drop(columns=...)`, `dropna(inplace=True)`).
+const util::NameSet kPandasKeywords{"inplace", "axis", "ignore_index"};
 // What makes GroupedData, whose count() is a DataFrame.
 const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 // SparkContext methods that make an RDD.
@@ -139,6 +149,7 @@ enum LinkKind : std::uint16_t {
   kToDFName = 1U << 10,
   kSelectName = 1U << 11,
   kGetOrCreateName = 1U << 12,
+  kPandasOnlyKind = 1U << 13,
 };
 
 struct LinkKindTable {
@@ -149,9 +160,9 @@ struct LinkKindTable {
 const LinkKindTable kLinkKinds = [] {
   std::map<std::string, std::uint16_t, std::less<>> all;
   const std::pair<const util::NameSet*, LinkKind> sets[] = {
-      {&kSparkOnlyMethods, kSparkOnlyKind},        {&kReaders, kReaderKind},     {&kRddOnlyMethods, kRddOnlyKind},
-      {&kDriverResults, kDriverResultKind},        {&kGroupings, kGroupingKind}, {&kRddSources, kRddSourceKind},
-      {&kDataFrameOnlyMethods, kDataFrameOnlyKind}};
+      {&kSparkOnlyMethods, kSparkOnlyKind},         {&kReaders, kReaderKind},       {&kRddOnlyMethods, kRddOnlyKind},
+      {&kDriverResults, kDriverResultKind},         {&kGroupings, kGroupingKind},   {&kRddSources, kRddSourceKind},
+      {&kDataFrameOnlyMethods, kDataFrameOnlyKind}, {&kPandasOnly, kPandasOnlyKind}};
   for (const auto& [set, bit] : sets)
     for (const std::string& name : set->names()) all[name] |= bit;
   const std::pair<std::string_view, LinkKind> names[] = {{"count", kCountName},   {"sparkContext", kSparkContextName},
@@ -170,6 +181,27 @@ const LinkKindTable kLinkKinds = [] {
   return LinkKindTable{std::move(set), std::move(by_index)};
 }();
 
+// A link only a pandas DataFrame can take: its name (`copy()`, `iloc`) or a keyword only pandas methods
+// have (`dropna(inplace=True)`, `drop(columns=[...])`).
+bool pandas_link(const Link& l) {
+  if ((l.kinds & kPandasOnlyKind) != 0) return true;
+  if (!l.is_call) return false;
+  const std::string_view name = l.name;
+  for (const Arg& a : l.args) {
+    const std::string_view k = a.keyword;
+    if (kPandasKeywords.contains(k) || (k == "columns" && (name == "drop" || name == "rename"))) return true;
+  }
+  return false;
+}
+
+// The module a call's callee comes from is pandas (or a library returning pandas DataFrames):
+// `pd.read_csv(...)`, `pd.get_dummies(...)`, Fabric's `fabric.read_table(...)`.
+bool pandas_module(std::string_view qualified) {
+  for (std::string_view m : {"pandas.", "sempy.", "numpy."})
+    if (qualified.substr(0, m.size()) == m) return true;
+  return false;
+}
+
 }  // namespace
 
 std::uint16_t link_kinds(std::string_view name) {
@@ -180,6 +212,22 @@ std::uint16_t link_kinds(std::string_view name) {
 void Analyzer::resolve_functions() {
   // Without a def, nothing here can change what build_chain already decided.
   if (m_.functions.empty()) return;
+  // A parameter the def uses as a pandas DataFrame (`df.copy()`, `df.dropna(inplace=True)`) is one,
+  // whatever methods it shares with a Spark DataFrame (dropna, fillna, agg).
+  for (const Chain& c : m_.chains) {
+    if (c.function.empty() || std::none_of(c.links.begin(), c.links.end(), pandas_link)) continue;
+    const Chain* o = c.origin();  // through the def's own rebinding: df = df.dropna(); df.drop(columns=...)
+    if (o->root_is_call || o->function != c.function) continue;
+    bool pandas = false;
+    for (const Step& step : c.pipeline()) {
+      if ((step.link->kinds & kDriverResultKind) != 0) break;  // df.toPandas().copy(): a Spark DataFrame given
+      if (pandas_link(*step.link)) pandas = true;
+    }
+    FunctionInfo* f = m_.function(c.function);
+    if (!pandas || f == nullptr || std::find(f->params.begin(), f->params.end(), o->root) == f->params.end()) continue;
+    f->pandas_params.emplace(o->root);
+    f->dataframe_params.erase(std::string(std::string_view(o->root)));
+  }
   for (int round = 0; round < 3; ++round) {
     bool changed = false;
     for (const Chain* call : calls_) {
@@ -194,7 +242,7 @@ void Analyzer::resolve_functions() {
         } else if (positional < f.params.size()) {
           param = f.params[positional++];
         }
-        if (param.empty() || f.dataframe_params.count(param) != 0) continue;
+        if (param.empty() || f.dataframe_params.count(param) != 0 || f.pandas_params.count(param) != 0) continue;
         const Chain* arg = a.value.chain();
         if (arg != nullptr && arg->is_dataframe) changed = f.dataframe_params.insert(param).second || changed;
       }
@@ -205,7 +253,8 @@ void Analyzer::resolve_functions() {
       FunctionInfo* f = m_.function(c.function);
       if (f == nullptr) continue;
       const auto& params = f->params;
-      if (std::find(params.begin(), params.end(), c.root) == params.end()) continue;
+      if (std::find(params.begin(), params.end(), c.root) == params.end() || f->pandas_params.count(c.root) != 0)
+        continue;
       changed = f->dataframe_params.emplace(c.root).second || changed;
     }
     for (auto& [name, f] : m_.functions)
@@ -218,6 +267,28 @@ void Analyzer::resolve_functions() {
     }
     if (!changed) break;
   }
+}
+
+// A def whose every returned chain starts at one of its parameters (`def clean(df): ... return df`)
+// returns what it was given: called with pandas values for those parameters, it returns pandas.
+bool Analyzer::returns_local_argument(const Chain& call, const FunctionInfo& f) const {
+  if (f.returns.empty()) return false;
+  for (const Chain* r : f.returns) {
+    if (r->ends_local) continue;  // return pd.get_dummies(df): pandas whatever it was given
+    const Chain* o = r->origin();
+    if (o->root_is_call) return false;
+    const auto p = std::find(f.params.begin(), f.params.end(), std::string_view(o->root));
+    if (p == f.params.end()) return false;
+    const auto index = static_cast<std::size_t>(p - f.params.begin());
+    const Arg* given = nullptr;
+    std::size_t positional = 0;
+    for (const Arg& a : call.root_args) {
+      if (a.keyword.empty() ? positional++ == index : std::string_view(a.keyword) == *p) given = &a;
+    }
+    const Chain* g = given == nullptr ? nullptr : given->value.chain();
+    if (g == nullptr || !g->ends_local) return false;
+  }
+  return true;
 }
 
 bool Analyzer::select_means_dataframe(const Chain& c) const {
@@ -262,8 +333,14 @@ void Analyzer::classify(Chain& c) {
     }
   }
   if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") kind = Kind::dataframe;
+  if (c.root_is_call && pandas_module(m_.qualify(c.root, qualify_buffer_))) local = true;
   if (c.root_is_call) {
-    if (const FunctionInfo* f = m_.function(c.root); f != nullptr && f->returns_dataframe) kind = Kind::dataframe;
+    if (const FunctionInfo* f = m_.function(c.root); f != nullptr && f->returns_dataframe) {
+      if (returns_local_argument(c, *f))
+        local = true;  // clean(pdf.copy()) of a def that returns what it was given, given a pandas value
+      else
+        kind = Kind::dataframe;
+    }
     // functools.reduce(DataFrame.unionByName, dfs) / reduce(lambda a, b: a.union(b), dfs)
     if ((c.root == "functools.reduce" || c.root == "reduce") &&
         (c.root_expr.text.find("DataFrame.") != std::string::npos ||
@@ -282,6 +359,11 @@ void Analyzer::classify(Chain& c) {
                     : kind == Kind::rdd       ? Link::On::rdd
                                               : Link::On::unknown;
     if (local) continue;
+    if (kind == Kind::unknown && pandas_link(c.links[i])) {
+      local = true;  // pdf.copy(), pdf.dropna(inplace=True): a pandas DataFrame on the driver
+      c.links[i].on = Link::On::local;
+      continue;
+    }
     if ((kind == Kind::dataframe || kind == Kind::rdd || kind == Kind::unknown) && (name & kDriverResultKind) != 0 &&
         c.links[i].is_call && !((name & kCountName) != 0 && i > 0 && (c.links[i - 1].kinds & kGroupingKind) != 0)) {
       local = true;  // toPandas(), collect(), count(): what follows works on driver-side values
@@ -359,8 +441,13 @@ void Analyzer::classify(Chain& c) {
 }
 
 void Analyzer::note_function(Node def) {
+  // A def of a name defined before replaces it (notebooks redefine helpers cell by cell): what the
+  // model knows of a name is its last def, parameters and returns alike.
   FunctionInfo& f = m_.add_function(view(field<"name">(def)));
   f.params.clear();
+  f.returns.clear();
+  f.dataframe_params.clear();
+  f.returns_dataframe = false;
   f.body = view(field<"body">(def)).substr(0, std::size_t{16} * 1024);
   Node params = field<"parameters">(def);
   auto is_dataframe_type = [&](Node type) {

@@ -314,6 +314,7 @@ enum class Volume { small, unknown, large };
 struct FunctionInfo {
   std::vector<std::string> params;
   std::set<std::string, std::less<>> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
+  std::set<std::string, std::less<>> pandas_params;     // used as a pandas DataFrame (`p.copy()`, `inplace=True`)
   bool returns_dataframe = false;                       // `-> DataFrame` or a returned DataFrame chain
   std::vector<const Chain*> returns;                    // chains returned (`return spark.table(t)...`)
   std::string_view body;                                // the source of its body (the first 16 KiB; a view of the cell)

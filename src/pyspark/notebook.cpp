@@ -185,12 +185,28 @@ void mask_keeping_original(Cell& cell) {
   if (cell.text != before) cell.original = std::move(before);
 }
 
+// Microsoft Fabric's notebook-content.py: "# Fabric notebook source", then blocks each opened by a
+// "# CELL ********************", "# METADATA ********************" (its "# META" lines),
+// "# MARKDOWN ********************" or "# PARAMETERS CELL ********************" line.
+bool fabric_separator(std::string_view l) {
+  if (l.rfind("# ", 0) != 0) return false;
+  const std::size_t stars = l.find(" ********************");
+  if (stars == std::string_view::npos) return false;
+  const std::string_view what = l.substr(2, stars - 2);
+  return what == "CELL" || what == "METADATA" || what == "MARKDOWN" || what == "PARAMETERS CELL";
+}
+
+bool is_separator(SourceKind kind, std::string_view l) {
+  return kind == SourceKind::fabric ? fabric_separator(l) : l.rfind("# COMMAND ----------", 0) == 0;
+}
+
 // Databricks source format: "# Databricks notebook source", cells split by "# COMMAND ----------",
-// "# MAGIC %sql" cells for other languages, "# DBTITLE" lines.
+// "# MAGIC %sql" cells for other languages, "# DBTITLE" lines. Fabric's .py notebooks are the same
+// but for their header and separators.
 void load_databricks(SourceFile& f) {
   auto lines = util::lines_keep_eol(f.raw);
   std::size_t separators = 0;
-  for (std::string_view l : lines) separators += l.rfind("# COMMAND ----------", 0) == 0 ? 1 : 0;
+  for (std::string_view l : lines) separators += is_separator(f.kind, strip_eol(l)) ? 1 : 0;
   f.cells.reserve(separators + 1);
   Cell cell;
   int number = 1;
@@ -252,14 +268,15 @@ void load_databricks(SourceFile& f) {
     f.cells.push_back(std::move(cell));
     cell = Cell{};
   };
+  const std::string_view header =
+      f.kind == SourceKind::fabric ? "# Fabric notebook source" : "# Databricks notebook source";
   std::size_t offset = 0;
   for (std::size_t i = 0; i < lines.size(); offset += lines[i].size(), ++i) {
     std::string_view l = strip_eol(lines[i]);
-    if (i == 0 && (l.rfind("# Databricks notebook source", 0) == 0 ||
-                   l.rfind("\xEF\xBB\xBF# Databricks notebook source", 0) == 0))
+    if (i == 0 && (l.rfind(header, 0) == 0 || (l.rfind("\xEF\xBB\xBF", 0) == 0 && l.substr(3).rfind(header, 0) == 0)))
       continue;
     if (cell.lines.empty()) cell.raw_begin = offset;
-    if (l.rfind("# COMMAND ----------", 0) == 0) {
+    if (is_separator(f.kind, l)) {
       flush();
       continue;
     }
@@ -527,7 +544,7 @@ void for_each_raw_piece(const SourceFile& file, const std::function<void(std::st
     if (!file.cells.empty()) piece(file.cells.front().unmasked());
     return;
   }
-  if (file.kind != SourceKind::databricks) {
+  if (file.kind != SourceKind::databricks && file.kind != SourceKind::fabric) {
     piece(file.raw);
     return;
   }
@@ -619,6 +636,11 @@ SourceFile load_source(std::string path, std::string raw) {
       f.raw.compare(header_at, 28, "# Databricks notebook source") == 0 || separators_outside_strings(f.raw);
   if (databricks) {
     f.kind = SourceKind::databricks;
+    load_databricks(f);
+    return f;
+  }
+  if (f.raw.compare(header_at, 24, "# Fabric notebook source") == 0) {
+    f.kind = SourceKind::fabric;
     load_databricks(f);
     return f;
   }

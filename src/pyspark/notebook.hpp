@@ -12,7 +12,8 @@
 
 namespace planlint::pyspark {
 
-enum class SourceKind { python, jupyter, databricks };
+// databricks and fabric: notebooks saved as .py files, cells between separator comments.
+enum class SourceKind { python, jupyter, databricks, fabric };
 enum class CellLanguage { python, sql, scala, other };  // scala: read for configuration settings only
 
 // Where one line of a cell's text sits in the raw file.
