@@ -15,7 +15,7 @@ extern const RuleInfo kPythonSyntax{"SPK001",
 Reports a Python file or notebook cell that does not parse as Python 3 (stray magics outside
 Jupyter, unbalanced brackets), and notebooks whose JSON cannot be read; the other cells and files
 are still linted. An error, except three `info` cases where nothing is broken or hidden: Python 2
-code (a `print` statement: working code of its time, not analysed); a cell that fails at a
+code (a `print` statement, a backquoted repr: working code of its time, not analysed); a cell that fails at a
 template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case words in angle brackets,
 outside strings and comments), unfinished on purpose; a notebook cell that names nothing of Spark (a
 scratch cell such as `df.`). Notebook cells keep IPython's syntax out of the way: magics (`%time`,

@@ -149,7 +149,9 @@ void Analyzer::run() {
       if (auto py2 = find_python2()) {
         m_.syntax_errors.push_back(
             {cell.number, m_.place(cell.number, *py2),
-             "Python 2 syntax (print or exec statement): this code is not analysed (planlint reads Python 3)", true});
+             "Python 2 syntax (a print or exec statement, a `backquoted` repr): this code is not analysed (planlint "
+             "reads Python 3)",
+             true});
         break;
       }
       // The module statement by statement (as visit(root) would).

@@ -46,11 +46,18 @@ bool Analyzer::may_have_python2(std::string_view src) {
 }
 
 std::optional<Pos> Analyzer::find_python2() const {
-  if (!may_have_python2(run_)) return std::nullopt;
+  // Python 2's `x` (repr): tree-sitter reads it as a string delimited by backquotes, which Python 3
+  // never accepts.
+  const bool backquote = run_.find('`') != std::string_view::npos;
+  if (!backquote && !may_have_python2(run_)) return std::nullopt;
   static const TSSymbol print_stmt = ts_language_symbol_for_name(tree_sitter_python(), "print_statement", 15, true);
   static const TSSymbol exec_stmt = ts_language_symbol_for_name(tree_sitter_python(), "exec_statement", 14, true);
-  for (const SyntaxNode& n : tree_.nodes())
+  static const TSSymbol string = ts_language_symbol_for_name(tree_sitter_python(), "string", 6, true);
+  for (const SyntaxNode& n : tree_.nodes()) {
     if (n.symbol == print_stmt || n.symbol == exec_stmt) return Pos{n.start_byte, n.end_byte};
+    if (backquote && n.symbol == string && n.start_byte < src_.size() && src_[n.start_byte] == '`')
+      return Pos{n.start_byte, n.end_byte};
+  }
   return std::nullopt;
 }
 
