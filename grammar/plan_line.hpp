@@ -123,8 +123,9 @@ struct branch_body : pegtl::sor<aqe_header, node_text> {};
 struct tree_line : pegtl::seq<indent, pegtl::if_must<branch, branch_body>> {};
 struct root_line : pegtl::seq<spaces, node_text> {};
 
-// Formatted mode: "(12) BroadcastHashJoin [codegen id : 4]" opens a details block.
-struct details_id : digits {};
+// Formatted mode: "(12) BroadcastHashJoin [codegen id : 4]" opens a details block; "(unknown) Scan
+// parquet t" one of an operator Spark gave no number (a wrapped scan: Comet's CometScan).
+struct details_id : pegtl::sor<digits, TAO_PEGTL_STRING("unknown")> {};
 struct codegen_id : digits {};
 struct codegen_suffix
     : pegtl::seq<spaces, TAO_PEGTL_STRING("[codegen id : "), codegen_id, pegtl::one<']'>, spaces, pegtl::eof> {};

@@ -29,6 +29,7 @@ std::string kind_of(const plan::PlanNode& n) {
       return "join";
     case OpKind::file_scan:
     case OpKind::local_table_scan:
+    case OpKind::rdd_scan:
     case OpKind::range:
       return "scan";
     case OpKind::aggregate:

@@ -122,11 +122,17 @@ template <>
 struct line_action<g::details_id> {
   template <typename In>
   static void apply(const In& in, LineState& st) {
-    st.rec.number = to_int(std::string_view(in.begin(), in.size()));
+    const std::string_view id(in.begin(), in.size());
+    st.rec.number = id == "unknown" ? -1 : to_int(id);
   }
 };
 template <>
-struct line_action<g::subquery_number> : line_action<g::details_id> {};
+struct line_action<g::subquery_number> {
+  template <typename In>
+  static void apply(const In& in, LineState& st) {
+    st.rec.number = to_int(std::string_view(in.begin(), in.size()));
+  }
+};
 template <>
 struct line_action<g::details_name> {
   template <typename In>

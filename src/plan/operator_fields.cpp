@@ -82,6 +82,10 @@ OpKind classify(std::string_view base, std::string_view full) {
       Entry{"Relation", OpKind::file_scan},
       Entry{"LocalTableScan", OpKind::local_table_scan},
       Entry{"LocalRelation", OpKind::local_table_scan},
+      Entry{"ExternalRDDScan", OpKind::rdd_scan},
+      Entry{"RDDScan", OpKind::rdd_scan},
+      Entry{"LogicalRDD", OpKind::rdd_scan},
+      Entry{"ExternalRDD", OpKind::rdd_scan},
       Entry{"Range", OpKind::range},
       Entry{"BatchEvalPython", OpKind::python_eval},
       Entry{"ArrowEvalPython", OpKind::python_eval},
@@ -526,6 +530,12 @@ void analyze_operator(PlanNode& n) {
     case OpKind::aggregate:
       return parse_aggregate(n);
     case OpKind::file_scan:
+      // `Scan ExistingRDD[a#1]` (an RDD's rows, also formatted "Scan ExistingRDD (1)") and `Scan[obj#12]`
+      // (objects a Dataset was made of): no files, no table, nothing pushed.
+      if (starts_with(n.args, "ExistingRDD") || starts_with(n.args, "[obj#") || starts_with(n.args, "RDD")) {
+        n.kind = OpKind::rdd_scan;
+        return;
+      }
       return parse_scan(n);
     case OpKind::python_eval:
       return parse_python_eval(n);

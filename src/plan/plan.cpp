@@ -41,6 +41,8 @@ std::string_view to_string(OpKind kind) {
       return "file_scan";
     case OpKind::local_table_scan:
       return "local_table_scan";
+    case OpKind::rdd_scan:
+      return "rdd_scan";
     case OpKind::range:
       return "range";
     case OpKind::python_eval:

@@ -47,6 +47,7 @@ enum class OpKind : std::uint8_t {
   aggregate,
   file_scan,
   local_table_scan,
+  rdd_scan,  // rows of an RDD (`Scan ExistingRDD`) or objects from the driver (`Scan[obj#1]`, ExternalRDDScan)
   range,
   python_eval,
   window,

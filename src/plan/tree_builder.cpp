@@ -427,15 +427,42 @@ class Builder {
     stack_.clear();
     details_targets_.clear();
     last_field_ = nullptr;
-    auto [first, last] = numbered_.equal_range(rec.number);
-    for (auto it = first; it != last; ++it) details_targets_.push_back(it->second);
-    if (details_targets_.empty())
+    if (rec.number < 0) {
+      // "(unknown) Scan parquet t": the details of the first numbered operator still without any
+      // whose name, vendor prefix aside, is the block's ("CometScan parquet t (1)").
+      if (PlanNode* n = unnumbered_target(rec.name)) details_targets_.push_back(n);
+    } else {
+      auto [first, last] = numbered_.equal_range(rec.number);
+      for (auto it = first; it != last; ++it) details_targets_.push_back(it->second);
+    }
+    // Code generation wrappers are not printed in a formatted tree; Gluten prints their details
+    // ("(3) WholeStageCodegenTransformer (X)", "(7) InputAdapter") all the same.
+    const std::string_view base = base_operator_name(rec.name.substr(0, rec.name.find(' ')));
+    const bool wrapper = base.rfind("WholeStageCodegen", 0) == 0 || base == "InputAdapter";
+    if (details_targets_.empty() && rec.number >= 0 && !wrapper)
       error(l, 1,
             "details block (" + std::to_string(rec.number) + ") " + std::string(rec.name) +
                 " matches no operator in the plan tree");
     // Mark "has details" even when the block carries no fields ("(5) ReusedExchange [Reuses operator id: 3]").
     for (PlanNode* n : details_targets_)
       if (n->details.empty()) n->details.emplace_back("", std::string(rec.name));
+  }
+
+  PlanNode* unnumbered_target(std::string_view block) const {
+    const std::size_t space = block.find(' ');
+    const std::string_view base = base_operator_name(block.substr(0, space));
+    const std::string_view rest = space == std::string_view::npos ? std::string_view{} : block.substr(space + 1);
+    PlanNode* best = nullptr;
+    int best_id = 0;
+    for (const auto& [id, n] : numbered_) {
+      if (!n->details.empty() || base_operator_name(n->name) != base) continue;
+      if (!rest.empty() && n->args.rfind(rest, 0) != 0) continue;
+      if (best == nullptr || id < best_id) {
+        best = n;
+        best_id = id;
+      }
+    }
+    return best;
   }
 
   void handle_details_line(const SourceLine& l, const LineRecord& rec) {

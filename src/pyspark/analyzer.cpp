@@ -66,6 +66,47 @@ std::optional<std::string> template_placeholder(std::string_view text) {
   return std::nullopt;
 }
 
+// A format spec that starts with '=' (`f"{title:=^80}"`: centred, padded with '='): Python reads the
+// first top-level ':' of a replacement field as the start of its spec, and an assignment expression
+// there must be in parentheses; tree-sitter-python takes the `:=` for one and fails. The copy has the
+// '=' of every such spec replaced by a space (a fill Python accepts too), byte for byte in place, or
+// nothing when the text has none.
+std::optional<std::string> without_equals_fill(std::string_view text) {
+  std::optional<std::string> out;
+  for (std::size_t at = text.find(":="); at != std::string_view::npos; at = text.find(":=", at + 2)) {
+    // Back along the line to the '{' that opens the field: nothing open in between.
+    int depth = 0;
+    std::size_t i = at;
+    bool open = false;
+    while (i > 0 && text[i - 1] != '\n') {
+      const char c = text[--i];
+      if (c == ')' || c == ']' || c == '}') ++depth;
+      if (c == '(' || c == '[') {
+        if (depth == 0) break;
+        --depth;
+      }
+      if (c == '{') {
+        if (depth == 0) {
+          open = true;
+          break;
+        }
+        --depth;
+      }
+    }
+    if (!open) continue;
+    // ... in an f-string: an f (or rf, fr) prefix right before a quote earlier on the line.
+    bool fstring = false;
+    for (std::size_t q = i; q > 0 && text[q - 1] != '\n' && !fstring; --q) {
+      const char c = text[q - 1];
+      if ((c == '"' || c == '\'') && q >= 2 && (text[q - 2] == 'f' || text[q - 2] == 'F')) fstring = true;
+    }
+    if (!fstring) continue;
+    if (!out) out = std::string(text);
+    (*out)[at + 1] = ' ';
+  }
+  return out;
+}
+
 // Whether a cell's text names something of Spark: the session, a read or write, SQL, DataFrame
 // methods that run or shape a query, UDFs, RDDs, display().
 bool mentions_spark(std::string_view text) {
@@ -122,6 +163,13 @@ void Analyzer::run() {
     for (const SourceRange& range : top_level_ranges(cell.text, chunk_bytes_, chunk_limit_)) {
       auto tree = parser.parse(cell.text, range);
       if (!tree) break;
+      if (tree->first_error()) {
+        // Parsed again with `{x:=^80}` specs read as specs: same bytes, same offsets.
+        if (auto copy = without_equals_fill(cell.text)) {
+          auto again = parser.parse(*copy, range);
+          if (again && !again->first_error()) tree = std::move(again);
+        }
+      }
       run_ = std::string_view(cell.text).substr(range.begin, range.end - range.begin);
       // A syntax error ends the cell's analysis there, as a Python 2 statement does.
       if (auto err = tree->first_error()) {
