@@ -90,7 +90,8 @@ void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
                                  s.exchanges.size() == 1 ? "" : "s", s.counts_text());
   if (ctx.plan().streaming) {
     ctx.report(*s.exchanges.front(),
-               head +
+               fmt::format("{} shuffle{} of a streaming query with a hand-picked partition count ({})",
+                           s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()) +
                    ": in a streaming query this count is fixed into the state store at the first run and "
                    "cannot change without a new checkpoint; pick it for the largest expected state",
                "Size the partitions before the first run",

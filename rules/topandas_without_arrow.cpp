@@ -34,7 +34,8 @@ collects, `tests/` folders); a `toPandas()` on an error path (a branch that ends
 `except` clause); in a notebook (whose cells are run by a person who sees what each returns), a
 `toPandas()` unless the code shows a join, union or explode of a read, and a `createDataFrame` of a
 pandas DataFrame not read from files; code that runs on Databricks
-(a Databricks notebook, a Jupyter export of one, code that uses `dbutils`: Databricks runtimes
+(a Databricks notebook, a Jupyter export of one, code that uses `dbutils`, the runtime's
+`databricks.sdk.runtime` or DBFS paths, or imports a project module that does: Databricks runtimes
 enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
 by default. Open-source Spark 2.3 to 4.1 has it off by default.
 
@@ -128,7 +129,7 @@ bool pandas_value(const pyspark::SourceModel& m, const pyspark::Expr& e) {
 
 void check_topandas_without_arrow(SourceContext& ctx) {
   const auto& m = ctx.model();
-  if (runs_on_databricks(m)) return;
+  if (pyspark::runs_on_databricks(m)) return;
   if (!ctx.options().target_spark_version.empty() && !ctx.options().targets_before(4, 2)) return;
   if (arrow_enabled(m)) return;
   for (const auto& chain : m.chains) {

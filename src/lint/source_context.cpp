@@ -164,16 +164,6 @@ bool in_test_code(const pyspark::SourceModel& m, std::string_view fn) {
 
 bool is_notebook(const pyspark::SourceModel& m) { return m.file->kind != pyspark::SourceKind::python; }
 
-bool runs_on_databricks(const pyspark::SourceModel& m) {
-  const pyspark::SourceFile& f = *m.file;
-  if (f.kind == pyspark::SourceKind::databricks) return true;
-  if (f.kind == pyspark::SourceKind::jupyter && (f.raw.find("\"notebookId\"") != std::string::npos ||
-                                                 f.raw.find("application/vnd.databricks") != std::string::npos))
-    return true;
-  return std::any_of(f.cells.begin(), f.cells.end(),
-                     [](const pyspark::Cell& c) { return c.text.find("dbutils.") != std::string::npos; });
-}
-
 // Whether the value `name` holds at `chain` grows over the turns of the chain's loop: it was bound
 // before the loop (or in an outer one), or in this turn from its own previous value. A name read
 // afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.

@@ -96,9 +96,6 @@ bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain);
 // The same for code in the function named `function` ("" for module level) of the file.
 bool in_test_code(const pyspark::SourceModel& m, std::string_view function);
 
-// Whether the file runs on Databricks as far as it shows: a Databricks source notebook, a Jupyter
-// export of one (its `notebookId` / `application/vnd.databricks` metadata), or code using `dbutils`.
-bool runs_on_databricks(const pyspark::SourceModel& m);
 // Whether the file is a notebook (Jupyter, Databricks source): its cells are run by a person who sees
 // what they return, so a result's size is in front of its author, as it never is in a job.
 bool is_notebook(const pyspark::SourceModel& m);

@@ -325,6 +325,9 @@ void Analyzer::load_imports() {
     }
   }
   for (const ModuleExports* from : runs) use_all(*from);
+  for (const ModuleExports* from : runs) m_.imports_databricks = m_.imports_databricks || from->databricks;
+  for (const auto& [name, from] : imports_)
+    m_.imports_databricks = m_.imports_databricks || (from != nullptr && from->databricks);
 }
 
 void Analyzer::handle_assignment(Node n, int depth) {

@@ -52,6 +52,23 @@ const Chain* Chain::origin() const {
   return c;
 }
 
+bool runs_on_databricks(const SourceModel& m) {
+  if (m.imports_databricks) return true;
+  const SourceFile& f = *m.file;
+  if (f.kind == SourceKind::databricks) return true;
+  if (f.kind == SourceKind::jupyter && (f.raw.find("\"notebookId\"") != std::string::npos ||
+                                        f.raw.find("application/vnd.databricks") != std::string::npos))
+    return true;
+  // The runtime's objects (dbutils, `from databricks.sdk.runtime import spark`) and DBFS paths exist
+  // on a Databricks cluster only.
+  static constexpr std::string_view kMarks[] = {"dbutils.", "databricks.sdk.runtime", "pyspark.dbutils", "/dbfs/",
+                                                "dbfs:/"};
+  return std::any_of(f.cells.begin(), f.cells.end(), [](const Cell& c) {
+    return std::any_of(std::begin(kMarks), std::end(kMarks),
+                       [&](std::string_view w) { return c.text.find(w) != std::string::npos; });
+  });
+}
+
 FunctionInfo& SourceModel::add_function(std::string_view name) {
   auto it = functions.find(name);
   if (it == functions.end()) {

@@ -350,6 +350,8 @@ struct SourceModel {
   // `df.createOrReplaceTempView("v")` (and createTempView, the global ones, registerTempTable) by the
   // view's name in lower case, in source order: a query of the view reads df's rows.
   std::unordered_map<std::string, std::vector<const Chain*>> temp_views;
+  // A module of the project it imports (or a notebook it %runs) runs on Databricks only.
+  bool imports_databricks = false;
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
   std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
@@ -470,6 +472,11 @@ constexpr std::size_t kPythonChunkBytes = std::size_t{16} * 1024;
 // ... and a run is cut at this size even without a statement boundary (an unclosed bracket).
 constexpr std::size_t kPythonChunkLimit = std::size_t{4} * 1024 * 1024;
 SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes = kPythonChunkBytes);
+
+// Whether the code runs on Databricks only: a Databricks notebook (or a Jupyter one exported from
+// it), the runtime's dbutils or `databricks.sdk.runtime`, DBFS paths, or a project module it imports
+// that does. Databricks runtimes turn Arrow on for toPandas() and AQE on.
+bool runs_on_databricks(const SourceModel& m);
 
 // A file read and analysed, the model pointing into the file (neither moves: held by pointer).
 struct ParsedSource {

@@ -84,6 +84,7 @@ ModuleExports exports_of(const SourceModel& model) {
     if (f.returns_dataframe) e.dataframe_functions.insert(name);
   for (const auto& [name, size] : model.literal_sizes)
     if (model.literal_collections.count(name) != 0) e.literal_sizes.emplace(name, size);
+  e.databricks = runs_on_databricks(model);
   return e;
 }
 

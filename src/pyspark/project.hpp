@@ -28,8 +28,10 @@ struct ModuleExports {
   std::set<std::string, std::less<>> nondeterministic_udfs;  // ... of them, marked asNondeterministic()
   std::set<std::string, std::less<>> dataframe_functions;    // defs that return a DataFrame
   std::map<std::string, int, std::less<>> literal_sizes;     // names bound once to a literal collection
+  bool databricks = false;  // runs on Databricks only (runs_on_databricks), so do the files that use it
   [[nodiscard]] bool empty() const {
-    return row_udfs.empty() && pandas_udfs.empty() && dataframe_functions.empty() && literal_sizes.empty();
+    return row_udfs.empty() && pandas_udfs.empty() && dataframe_functions.empty() && literal_sizes.empty() &&
+           !databricks;
   }
 };
 
