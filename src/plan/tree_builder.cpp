@@ -415,7 +415,12 @@ class Builder {
       n->aqe_role = parent.header;
       parent.fresh = false;
     } else {
-      attach(parent.node, n, b >= parent.content + 3);
+      // Spark prints a subquery (an inner child) deeper than the children, under the ':' that says
+      // the operator's own child follows: "   :  +- Subquery ...". Without the ':', a deeper branch
+      // is a child all the same (a fragment pasted without the indentation of its first line).
+      const auto at = static_cast<std::size_t>(parent.content);
+      const bool under_colon = at < l.text.size() && l.text[at] == ':';
+      attach(parent.node, n, b >= parent.content + 3 && under_colon);
     }
     stack_.push_back({n, b, rec.content_column});
   }
