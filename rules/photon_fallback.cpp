@@ -22,7 +22,8 @@ extern const RuleInfo kPhotonFallback{"SPK601",
                                       R"md(## What it does
 In a Databricks plan that uses Photon (operators named `Photon...`), finds the work that does not run
 in Photon: Python UDF evaluation (`BatchEvalPython`, `ArrowEvalPython`, ...), and other non-Photon
-operators placed between Photon ones, with the row/columnar transitions (`ColumnarToRow`,
+operators placed between Photon ones (never a leaf such as a `LocalTableScan` of rows the driver
+holds: it does no work between Photon operators), with the row/columnar transitions (`ColumnarToRow`,
 `RowToColumnar`) around them. It names the operators. When the plan's `== Photon Explanation ==`
 says the query is not fully supported, its reason is quoted; when it says the query is fully
 supported, only Python UDFs are reported. The final `ColumnarToRow` above `PhotonResultStage` that
@@ -119,6 +120,9 @@ void check_photon_fallback(PlanContext& ctx) {
       continue;
     }
     if (fully_supported) continue;
+    // A leaf (a LocalTableScan of rows the driver holds, a scan) does no work between Photon
+    // operators: what it hands on is converted once, and the plan shows nothing run outside Photon.
+    if (n->children.empty()) continue;
     const PlanNode* up = working_parent(*n);
     if ((up != nullptr && is_photon(*up)) || photon_below(*n)) outside.push_back(n);
   }
