@@ -73,6 +73,14 @@ void read_node(const Plan& plan, const PlanNode& n, VersionGuess& g, bool& strea
   if (name == "CustomShuffleReader") narrow(g, 300, 301, "CustomShuffleReader (3.0-3.1)");
   if (n.kind == OpKind::adaptive_plan) narrow(g, 300, 9999, "AdaptiveSparkPlan (3.0+)");
   if (name == "WriteFiles") narrow(g, 304, 9999, "WriteFiles (3.4+)");
+  if (name == "TableCacheQueryStage") narrow(g, 305, 9999, "TableCacheQueryStage (3.5+)");
+  if (name == "WindowGroupLimit") narrow(g, 305, 9999, "WindowGroupLimit (3.5+)");
+  if (name == "ResultQueryStage") narrow(g, 400, 9999, "ResultQueryStage (4.0+)");
+  if (name == "MicroBatchScan") narrow(g, 300, 9999, "MicroBatchScan (3.0+)");
+  // Spark 2 printed And / Or as `&&` / `||`; 3.0 prints AND / OR.
+  if (n.kind == OpKind::filter)
+    if (const auto* f = n.as<FilterInfo>(); f != nullptr && f->condition.find(" && ") != std::string::npos)
+      narrow(g, 0, 204, "&& in a condition (before 3.0)");
   if (name == "TungstenExchange" || name == "TungstenAggregate" || name == "ConvertToUnsafe" || name == "ConvertToSafe")
     narrow(g, 0, 106, std::string(name) + " (1.x)");
   if (!plan.formatted && !plan.simplified && n.codegen_stage) {
