@@ -23,7 +23,8 @@ Plans: the first hash shuffle of a plan without AQE whose count someone chose, i
 default 200 (that is at most part of an `aqe-disabled` finding), with the chosen counts. Round-robin
 `repartition(n)`, `repartition(n, col)` and a sort's range partitioning are explicit requests, not
 this rule. Streaming plans count too (the number is fixed into the state store at the first run);
-before Spark 3.0 (no AQE) the advice is to size the count from the data.
+before Spark 3.0 (no AQE) the advice is to size the count from the data. A warning when the plan
+shows how much is shuffled (cost mode, AQE statistics), an `info` when it does not.
 
 PySpark source: a literal count set with `spark.conf.set`, `builder.config` (also `map={...}`),
 `SparkConf().set`/`setAll`, `setConf` or SQL `SET` (also `%sql` and `%scala` cells), literally or
@@ -82,6 +83,26 @@ shuffle volume instead of a constant.
 // Hash exchanges whose count someone chose (not the default 200), while AQE does not manage them.
 // Round-robin `repartition(n)`, `repartition(n, col)` and range partitioning for a sort are explicit
 // requests in the code, not a session setting: not this rule.
+namespace {
+
+// Whether the plan shows how much a shuffle moves (cost mode, AQE statistics), on the exchange or
+// the operator below it.
+bool shows_shuffle_size(const ShuffleCounts& s) {
+  return std::any_of(s.exchanges.begin(), s.exchanges.end(), [](const plan::PlanNode* x) {
+    return x->stats.size_in_bytes || (x->children.size() == 1 && x->children.front()->stats.size_in_bytes);
+  });
+}
+
+// Severity follows evidence: whether one count fits every stage depends on volumes; without them in
+// the plan (no cost mode, no AQE statistics) the finding is advice.
+void by_evidence(Diagnostic& d, const ShuffleCounts& s) {
+  if (shows_shuffle_size(s)) return;
+  d.severity = Severity::info;
+  d.message += " (the plan does not show how much is shuffled)";
+}
+
+}  // namespace
+
 void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
   ShuffleCounts s = chosen_shuffle_counts(ctx);
   if (s.exchanges.empty()) return;
@@ -89,34 +110,40 @@ void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
   std::string head = fmt::format("{} shuffle{} with a hand-picked partition count ({}) and AQE off", s.exchanges.size(),
                                  s.exchanges.size() == 1 ? "" : "s", s.counts_text());
   if (ctx.plan().streaming) {
-    ctx.report(*s.exchanges.front(),
-               fmt::format("{} shuffle{} of a streaming query with a hand-picked partition count ({})",
-                           s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()) +
-                   ": in a streaming query this count is fixed into the state store at the first run and "
-                   "cannot change without a new checkpoint; pick it for the largest expected state",
-               "Size the partitions before the first run",
-               "Set spark.sql.shuffle.partitions to about state size / 128 MB (a multiple of the executor cores) "
-               "before the query first starts; later changes need a new checkpoint location.");
+    auto& d =
+        ctx.report(*s.exchanges.front(),
+                   fmt::format("{} shuffle{} of a streaming query with a hand-picked partition count ({})",
+                               s.exchanges.size(), s.exchanges.size() == 1 ? "" : "s", s.counts_text()) +
+                       ": in a streaming query this count is fixed into the state store at the first run and "
+                       "cannot change without a new checkpoint; pick it for the largest expected state",
+                   "Size the partitions before the first run",
+                   "Set spark.sql.shuffle.partitions to about state size / 128 MB (a multiple of the executor cores) "
+                   "before the query first starts; later changes need a new checkpoint location.");
+    by_evidence(d, s);
     return;
   }
   if (v.before(3, 0)) {
-    ctx.report(*s.exchanges.front(),
-               head + fmt::format(" (Spark {} has no AQE): one count for every stage; size it from the shuffle "
-                                  "volume, about 128 MB a partition",
-                                  v.text()),
-               "Size shuffle partitions from the data",
-               "partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
-               "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+    auto& d =
+        ctx.report(*s.exchanges.front(),
+                   head + fmt::format(" (Spark {} has no AQE): one count for every stage; size it from the shuffle "
+                                      "volume, about 128 MB a partition",
+                                      v.text()),
+                   "Size shuffle partitions from the data",
+                   "partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
+                   "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+    by_evidence(d, s);
     return;
   }
-  ctx.report(*s.exchanges.front(),
-             head +
-                 ": one count for every stage; let AQE size partitions (about 128 MB each), or size the count "
-                 "from the shuffle volume",
-             "Let AQE size shuffle partitions",
-             "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")\n"
-             "# or: partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
-             "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+  auto& d =
+      ctx.report(*s.exchanges.front(),
+                 head +
+                     ": one count for every stage; let AQE size partitions (about 128 MB each), or size the count "
+                     "from the shuffle volume",
+                 "Let AQE size shuffle partitions",
+                 "spark.conf.set(\"spark.sql.adaptive.enabled\", \"true\")\n"
+                 "# or: partitions = max(total_cores, shuffle_bytes // (128 * 1024 * 1024)), rounded to a multiple of "
+                 "total_cores\nspark.conf.set(\"spark.sql.shuffle.partitions\", partitions)");
+  by_evidence(d, s);
 }
 
 // Source: a literal spark.sql.shuffle.partitions in spark.conf.set, SparkSession.builder.config, SparkConf().set or SQL

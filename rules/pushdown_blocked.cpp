@@ -1,6 +1,7 @@
 // pushdown-blocked: a Filter right above a file scan whose condition on scan columns was not pushed.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 
 #include "lint/plan_context.hpp"
@@ -23,6 +24,8 @@ on the scan's columns that appears neither in the scan's `PushedFilters` nor in 
 `PartitionFilters`. Runtime filters (dynamic pruning, bloom filters, subqueries) are not reported.
 When Spark cut one of those lists short (a long value ends in `...` and its bracket is never
 closed), a condition missing from what is printed may sit after the cut, and is not reported.
+Severity follows evidence: a warning when the plan shows the scan reads 128 MiB or more (cost mode
+or AQE statistics), nothing when it shows less, an `info` when it shows no size.
 
 ## Why is this bad?
 Pushed filters let Parquet and ORC skip row groups and files using their min/max statistics, and
@@ -102,6 +105,13 @@ void check_pushdown_blocked(PlanContext& ctx) {
       if (!reached && !si->pushed_cut && !si->partition_cut) blocked.push_back(c);
     }
     if (blocked.empty()) continue;
+    // Severity follows evidence: what reading every row costs is the size of the scan. A plan that
+    // shows it small (cost mode, AQE statistics) loses nothing worth a finding; one that does not
+    // show it gets advice.
+    std::optional<double> bytes = scan->stats.size_in_bytes;
+    if (!bytes) bytes = f->stats.size_in_bytes;
+    constexpr double kWorthSkipping = 128.0 * 1024 * 1024;  // about one file split
+    if (bytes && *bytes < kWorthSkipping) continue;
     std::string list;
     for (const auto& b : blocked) list += (list.empty() ? "`" : ", `") + b + "`";
     auto& d =
@@ -112,6 +122,10 @@ void check_pushdown_blocked(PlanContext& ctx) {
                    "Compare the bare column with a literal of the column's type (move casts and functions "
                    "to the literal side), and replace UDFs in filters with built-in expressions.");
     d.related.push_back({ctx.location_of(*scan), "the scan"});
+    if (!bytes) {
+      d.severity = Severity::info;
+      d.message += " (the plan does not show how much the scan reads)";
+    }
   }
 }
 
