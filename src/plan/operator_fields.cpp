@@ -361,9 +361,16 @@ void parse_window(PlanNode& n) {
 
 void parse_aggregate(PlanNode& n) {
   AggregateInfo a;
+  const std::string* photon_args =
+      base_operator_name(n.name) == "GroupingAgg" || base_operator_name(n.name) == "Agg" ? n.detail("Arguments") : nullptr;
   if (const auto* k = n.detail("Keys")) {
     a.keys = split_list(*k);
     if (const auto* f = n.detail("Functions")) a.functions = split_list(*f);
+  } else if (photon_args != nullptr) {
+    // Photon's formatted details: "Arguments: [keys], [functions], [aggregate attributes], [results], flag".
+    auto items = split_top_level(*photon_args);
+    if (!items.empty()) a.keys = split_list(items[0]);
+    if (items.size() > 1) a.functions = split_list(items[1]);
   } else if (starts_with(n.args, "(")) {
     for (const auto& item : split_top_level(call_args(n.args))) {
       if (starts_with(item, "keys=")) a.keys = split_list(std::string_view(item).substr(5));
@@ -522,7 +529,9 @@ void analyze_operator(PlanNode& n) {
     }
     case OpKind::project: {
       ProjectInfo p;
+      // Spark's formatted details list the projection as Output; Photon's as Arguments.
       const std::string* o = n.detail("Output");
+      if (o == nullptr) o = n.detail("Arguments");
       p.text = o != nullptr ? *o : n.args;
       n.fields = std::move(p);
       return;
