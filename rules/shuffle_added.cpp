@@ -1,10 +1,5 @@
 // shuffle-added: a change adds a shuffle to the plan (`planlint diff`).
-#include <set>
-#include <string>
-#include <vector>
-
 #include "lint/diff_context.hpp"
-#include "plan/diff.hpp"
 
 namespace planlint::rules {
 
@@ -22,9 +17,7 @@ extern const RuleInfo kShuffleAdded{"SPK701",
 Compares the plan before and after a change (`planlint diff BEFORE AFTER`) and reports each shuffle
 (`Exchange` with hash, range, round-robin or single partitioning) in AFTER that has no counterpart in
 BEFORE. Operators are matched by shape and by the scans below them, so renumbered expression ids and
-codegen stages do not count as changes; a reused exchange is not a new shuffle, and neither is a
-shuffle that BEFORE reuses through a `ReusedExchange` and AFTER prints again (AQE's initial plans
-never print reuse).
+codegen stages do not count as changes; a reused exchange is not a new shuffle.
 
 ## Why is this bad?
 A shuffle writes every row to local disk and reads it over the network: often the most expensive step
@@ -70,32 +63,9 @@ None. Like every rule: `--ignore shuffle-added` drops it, `--warn shuffle-added`
 `--fail-on` chooses which severities fail it (`planlint diff` fails on warnings by default).
 )md"};
 
-namespace {
-
-// The shuffles BEFORE reuses (a ReusedExchange points at one printed elsewhere), by what they
-// partition on, ids aside: AFTER may print such a shuffle again instead (AQE's initial plan never
-// prints reuse), which is the same shuffle, not a new one.
-std::multiset<std::string> reused_shuffles(const plan::Plan* before) {
-  std::multiset<std::string> out;
-  if (before == nullptr || before->physical() == nullptr) return out;
-  std::vector<std::string> exchanges;
-  bool reuse = false;
-  for (const PlanNode* root : before->physical()->roots)
-    plan::for_each_node(root, [&](const PlanNode& n) {
-      if (n.kind == OpKind::reused_exchange) reuse = true;
-      if (n.kind == OpKind::shuffle_exchange) exchanges.push_back(plan::without_run_ids(n.args));
-    });
-  if (reuse) out.insert(exchanges.begin(), exchanges.end());
-  return out;
-}
-
-}  // namespace
-
 void check_shuffle_added(DiffContext& ctx) {
-  std::multiset<std::string> reused = reused_shuffles(ctx.before());
   for (const PlanNode* n : ctx.diff().added) {
     if (n->kind != OpKind::shuffle_exchange) continue;
-    if (reused.count(plan::without_run_ids(n->args)) != 0) continue;
     std::string above = n->parent != nullptr ? " under " + std::string(n->parent->name) : std::string();
     ctx.report(
         *n, nullptr,

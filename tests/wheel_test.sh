@@ -49,11 +49,11 @@ cp "$plan" q72.txt
 run_env=(env -i HOME="$work" PATH="$venv_bin:/usr/bin:/bin")
 check "planlint --version" 0 "${run_env[@]}" planlint --version
 contains "version" out "planlint $version"
-check "planlint lints a plan (exit 1)" 1 "${run_env[@]}" planlint q72.txt
+check "planlint lints a plan (exit 1)" 1 "${run_env[@]}" planlint --fail-on info q72.txt
 contains "plan finding" out "pushdown-blocked"
 check "planlint lints a notebook (exit 1)" 1 "${run_env[@]}" planlint nb.ipynb
 contains "notebook finding at its cell" out "nb.ipynb:cell 3:3:17"
-check "python -m planlint" 1 "${run_env[@]}" python -m planlint q72.txt
+check "python -m planlint" 1 "${run_env[@]}" python -m planlint --fail-on info q72.txt
 contains "python -m planlint output" out "pushdown-blocked"
 check "python -m planlint --version" 0 "${run_env[@]}" python -m planlint --version
 

@@ -361,8 +361,9 @@ void parse_window(PlanNode& n) {
 
 void parse_aggregate(PlanNode& n) {
   AggregateInfo a;
-  const std::string* photon_args =
-      base_operator_name(n.name) == "GroupingAgg" || base_operator_name(n.name) == "Agg" ? n.detail("Arguments") : nullptr;
+  const std::string* photon_args = base_operator_name(n.name) == "GroupingAgg" || base_operator_name(n.name) == "Agg"
+                                       ? n.detail("Arguments")
+                                       : nullptr;
   if (const auto* k = n.detail("Keys")) {
     a.keys = split_list(*k);
     if (const auto* f = n.detail("Functions")) a.functions = split_list(*f);
