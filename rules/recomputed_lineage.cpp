@@ -131,6 +131,9 @@ const util::NameSet kActionNames = [] {
 struct Action {
   const Chain* chain;
   const Link* link;  // the action link (or the `write` link); nullptr: display(df)
+  // For an action a function of the file runs on a parameter: the call that runs it (the action
+  // happens there, not where the function is written).
+  const Chain* call = nullptr;
   // "count()", "write", ...: as the finding writes it.
   [[nodiscard]] std::string_view what() const {
     if (link == nullptr) return "display()";
@@ -148,10 +151,18 @@ struct Action {
   }
 };
 
-// Source order: cell, then byte.
+// Source order: cell, then byte; an action in a function of the file is where it is called.
 bool earlier(const Action& a, const Action& b) {
-  return std::make_pair(a.chain->cell, a.chain->pos.start_byte) <
-         std::make_pair(b.chain->cell, b.chain->pos.start_byte);
+  const Chain* x = a.call != nullptr ? a.call : a.chain;
+  const Chain* y = b.call != nullptr ? b.call : b.chain;
+  return std::make_pair(x->cell, x->pos.start_byte) < std::make_pair(y->cell, y->pos.start_byte);
+}
+
+// Whether action `a` runs before the statement `point` caches: it ends before the cache starts. A call
+// whose argument caches (`report(df.cache())`) runs after the cache, as does `df.cache().count()`.
+bool runs_before(const Action& a, const Chain& point) {
+  const Chain* x = a.call != nullptr ? a.call : a.chain;
+  return std::make_pair(x->cell, x->pos.end_byte) <= std::make_pair(point.cell, point.pos.start_byte);
 }
 
 class Graph {
@@ -378,6 +389,7 @@ class Graph {
         if (!shuffles && !worth_alone(a)) continue;
         in_helper += a.chain->in_loop ? 2 : 1;
         reached.push_back(a);
+        reached.back().call = u;
       }
       if (in_helper > 0) {
         const int times = repeats(*u, root_loop) ? 2 : 1;
@@ -396,7 +408,7 @@ class Graph {
         // run: then every action computes it, and the cache counts once as before.)
         std::vector<Action> before, after;
         for (auto it = reached.begin() + static_cast<std::ptrdiff_t>(below); it != reached.end(); ++it)
-          (earlier(*it, Action{point, nullptr}) ? before : after).push_back(*it);
+          (runs_before(*it, *point) ? before : after).push_back(*it);
         reached.resize(below);
         reached.insert(reached.end(), before.begin(), before.end());
         if (!after.empty()) reached.push_back(*std::min_element(after.begin(), after.end(), earlier));
@@ -743,14 +755,18 @@ void check_recomputed_lineage(SourceContext& ctx) {
                               [](const Action& a, const Action& b) { return a.chain == b.chain; }),
                   reached.end());
     // Lines as the report shows them: the file's in .py and Databricks files, the cell's in Jupyter.
-    auto where = [&](const Action& a) {
-      std::uint32_t line = m.place(a.chain->cell, a.chain->pos).line;
+    auto line_of = [&](const Chain& x) {
+      std::uint32_t line = m.place(x.cell, x.pos).line;
       if (m.file->kind == pyspark::SourceKind::jupyter)
-        return a.chain->cell == c.cell ? "line " + std::to_string(line)
-                                       : "cell " + std::to_string(a.chain->cell) + ", line " + std::to_string(line);
-      const auto& lines = m.cell(a.chain->cell).lines;
+        return x.cell == c.cell ? "line " + std::to_string(line)
+                                : "cell " + std::to_string(x.cell) + ", line " + std::to_string(line);
+      const auto& lines = m.cell(x.cell).lines;
       if (line >= 1 && line <= lines.size()) line = lines[line - 1].raw_line;
       return "line " + std::to_string(line);
+    };
+    // An action in a function of the file: where it is written, and the call that runs it.
+    auto where = [&](const Action& a) {
+      return a.call == nullptr ? line_of(*a.chain) : line_of(*a.chain) + ", called at " + line_of(*a.call);
     };
     std::string uses;
     for (std::size_t i = 0; i < reached.size() && i < 4; ++i)
