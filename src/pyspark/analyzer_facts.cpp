@@ -62,15 +62,26 @@ std::optional<Pos> Analyzer::find_python2() const {
 }
 
 void Analyzer::note_constant(const std::string& name, Node right, int depth) {
+  // A collection whose items the code shows (written out, or picked from one that is: a comprehension
+  // over it, a set difference): how many at most. Bound again, the most of all its bindings, as long as
+  // each shows its size.
+  const TypeName t{node_type(right)};
+  const bool collection = t == "dictionary" || t == "list" || t == "tuple" || t == "set" || t == "list_comprehension" ||
+                          t == "set_comprehension" || t == "dictionary_comprehension" || t == "binary_operator" ||
+                          t == "call" || t == "identifier";
+  const int size = collection ? spelled_out_turns(right) : -1;
   if (!assigned_.insert(name).second) {
     constants_.erase(name);
-    m_.literal_collections.erase(name);
+    auto known = m_.literal_sizes.find(name);
+    if (size >= 0 && m_.literal_collections.count(name) != 0 && known != m_.literal_sizes.end())
+      known->second = std::max(known->second, size);
+    else
+      m_.literal_collections.erase(name);
     return;
   }
-  const TypeName t{node_type(right)};
-  if (t == "dictionary" || t == "list" || t == "tuple" || t == "set") {
+  if (size >= 0) {
     m_.literal_collections.insert(name);
-    m_.literal_sizes[name] = static_cast<int>(item_count(right));
+    m_.literal_sizes[name] = size;
   }
   if (!functions_.empty() || loop_depth_ > 0 ||
       !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
@@ -287,7 +298,8 @@ int Analyzer::spelled_out_turns(Node it) {
   for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
     std::string fn = text(field<"function">(it));
     Node args = field<"arguments">(it);
-    if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple") ||
+    if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple" && fn != "set" &&
+         fn != "frozenset") ||
         named_count(args) != 1)
       break;
     it = unparen(nth_named(args, 0));
@@ -298,6 +310,19 @@ int Analyzer::spelled_out_turns(Node it) {
     if (method == "items" || method == "keys" || method == "values")
       it = unparen(field<"object">(field<"function">(it)));
   }
+  // `[c for c in COLUMNS if c not in df.columns]`: at most the turns of the one collection it walks.
+  if (is<"list_comprehension">(it) || is<"set_comprehension">(it) || is<"generator_expression">(it) ||
+      is<"dictionary_comprehension">(it)) {
+    int most = -1, clauses = 0;
+    for (Node part : named_children(it))
+      if (is<"for_in_clause">(part)) {
+        ++clauses;
+        most = spelled_out_turns(field<"right">(part));
+      }
+    return clauses == 1 ? most : -1;
+  }
+  // `set(REQUIRED) - set(df.columns)`: at most the items of the left one.
+  if (is<"binary_operator">(it) && text(nth_child(it, 1)) == "-") return spelled_out_turns(field<"left">(it));
   if (is<"list">(it) || is<"tuple">(it) || is<"set">(it) || is<"dictionary">(it)) {
     for (std::uint32_t i = 0; i < named_count(it); ++i)
       if (is<"list_splat">(nth_named(it, i)) || is<"dictionary_splat">(nth_named(it, i))) return -1;
