@@ -31,8 +31,12 @@ work. The application ends at a stop of the session or context (`spark.stop()`, 
 name the file uses as one: `ctx.stop()` after `SQLContext(ctx)`), at the end of a script (a `.py`
 file's module level), and, for a cache in a function of a script, where the function returns when
 every call of it in the file (none in a loop) is followed by nothing either. Also not reported: a function that returns the cached DataFrame and
-is not called in the file (its callers, elsewhere, own the cache), test code (a fixture's rows), and a `cache()` of what is cached already
-(reported where it was made). A cache made in
+is not called in the file (its callers, elsewhere, own the cache); a framework's entry point (a Foundry
+transform, a dbt Python model `model(dbt, session)`, a Delta Live Tables table) that returns a
+DataFrame made from the cache, which the framework computes once before the build ends, unless a later
+cache in it is made from this one (this one could go once that one is filled); test code (a fixture's
+rows); and a `cache()` of what is cached already (reported where it was made). `name.cache()` as a
+statement caches what `name` holds: what reads `name` afterwards reads the cache. A cache made in
 a loop (each turn's stays while the next turns run) and a notebook's that does not stop its session
 (the session outlives the notebook) are reported.
 
@@ -249,7 +253,8 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   for (const auto& c : m.chains) {
     if (c.links.empty() || (c.root_is_call && c.assigned_to.empty())) continue;
     const pyspark::Link& last = c.links.back();
-    if (last.name != "cache" && last.name != "persist") continue;
+    // `self.cache["trend"]`: an attribute named cache, not a call of it.
+    if ((last.name != "cache" && last.name != "persist") || !last.is_call) continue;
     if (c.root_is_call && c.is_rdd && !c.rdd_of_dataframe) continue;
     // A few literal rows or a limit(5) hold next to no executor memory.
     auto pipeline = c.pipeline();
@@ -266,6 +271,8 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // `spark.stop()`, also in the function that cached it): unpersist() would free memory nothing
     // needs. (A notebook's session outlives the notebook unless it stops it; in a loop, each turn's
     // cache stays while the next turns run.)
+    // `name.cache()` as a statement caches the DataFrame `name` holds: what reads it reads the cache.
+    const pyspark::Chain* cached = c.assigned_to.empty() && c.links.size() == 1 && c.bound != nullptr ? c.bound : &c;
     if (!c.in_loop) {
       if (!ending) {
         ending.emplace();
@@ -283,15 +290,30 @@ void check_cache_without_unpersist(SourceContext& ctx) {
       }
       const std::string_view function = c.function.view();
       const int used = std::max(c.statement, last_use(m, function, name));
-      if (ends_application(m, *ending, function, used, &c)) continue;
+      if (ends_application(m, *ending, function, used, cached)) continue;
     }
     // A function that returns the cached DataFrame hands the cache to its caller, who releases it
     // (the DataFrame itself: an earlier cache of a name rebound since, or a loop's earlier turns', is
     // left behind). Only for callers elsewhere: a caller in this file that keeps it is seen here.
+    // A framework's entry point (a Foundry transform, a dbt model, a Delta Live Tables table) that
+    // returns a DataFrame made from the cache: the framework computes it once after the return, and
+    // the build ends (an unpersist before the return would make it compute everything again). Unless
+    // a later cache in it is made from this one: once that one is filled, this one could go.
+    auto superseded = [&] {
+      return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& d) {
+        if (&d == &c || d.function != c.function || d.statement <= c.statement || d.links.empty() ||
+            !d.links.back().is_call || !is_cache(d.links.back()))
+          return false;
+        std::set<const pyspark::Chain*> seen;
+        return reads_cache(&d, cached, seen);
+      });
+    };
     if (const pyspark::FunctionInfo* f = c.function.empty() ? nullptr : m.function(c.function);
         f != nullptr && !c.in_loop && !called_in_file(m, c.function.view()) &&
         std::any_of(f->returns.begin(), f->returns.end(), [&](const pyspark::Chain* r) {
-          return r == &c;  // `return name` gives the chain name is bound to
+          std::set<const pyspark::Chain*> seen;
+          return r == &c ||  // `return name` gives the chain name is bound to
+                 (f->framework_entry && reads_cache(r, cached, seen) && !superseded());
         }))
       continue;
     auto& d = ctx.report(c.cell, last.name_pos,

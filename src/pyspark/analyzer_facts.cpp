@@ -130,9 +130,14 @@ void Analyzer::handle_decorated(Node n, int depth) {
       m_.udf_names.insert(fname);
     } else if (q == "pyspark.sql.functions.pandas_udf") {
       m_.pandas_udf_names.insert(fname);
+    } else if (q.rfind("transforms.api.", 0) == 0 || q == "dlt.table" || q == "dlt.view" ||
+               q == "dlt.materialized_view" || q == "pyspark.pipelines.table" ||
+               q == "pyspark.pipelines.materialized_view") {
+      entry_decorated_ = true;
     }
   }
   visit(def, depth + 1);
+  entry_decorated_ = false;
 }
 
 bool Analyzer::is_user_defined_function(std::string_view root) {

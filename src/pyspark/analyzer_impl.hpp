@@ -129,6 +129,7 @@ class Analyzer {
   // ... as chains see them: kept once by the model each time they change.
   Chain::Branches branches_kept_;
   bool branches_changed_ = false;
+  bool entry_decorated_ = false;  // the def being visited has a framework entry point's decorator
   int next_if_ = 0;
   int next_loop_ = 0;
   std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop

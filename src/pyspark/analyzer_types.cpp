@@ -448,6 +448,8 @@ void Analyzer::note_function(Node def) {
   f.returns.clear();
   f.dataframe_params.clear();
   f.returns_dataframe = false;
+  f.framework_entry = entry_decorated_;
+  entry_decorated_ = false;
   f.body = view(field<"body">(def)).substr(0, std::size_t{16} * 1024);
   Node params = field<"parameters">(def);
   auto is_dataframe_type = [&](Node type) {
@@ -476,6 +478,9 @@ void Analyzer::note_function(Node def) {
         m_.qualify(text(type)).find("pandas") == std::string::npos)
       f.dataframe_params.insert(name);
   }
+  // dbt calls a Python model's `model(dbt, session)` once and writes what it returns.
+  if (functions_.empty() && view(field<"name">(def)) == "model" && f.params.size() == 2 && f.params[0] == "dbt")
+    f.framework_entry = true;
   // A method's first parameter is the object itself, never a DataFrame passed in.
   Node ret = field<"return_type">(def);
   if (!is_null(ret) && is_dataframe_type(ret) && m_.qualify(text(ret)).find("pandas") == std::string::npos)

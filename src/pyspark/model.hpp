@@ -316,8 +316,12 @@ struct FunctionInfo {
   std::set<std::string, std::less<>> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
   std::set<std::string, std::less<>> pandas_params;     // used as a pandas DataFrame (`p.copy()`, `inplace=True`)
   bool returns_dataframe = false;                       // `-> DataFrame` or a returned DataFrame chain
-  std::vector<const Chain*> returns;                    // chains returned (`return spark.table(t)...`)
-  std::string_view body;                                // the source of its body (the first 16 KiB; a view of the cell)
+  // A framework's entry point, which computes what the function returns once and ends the build: a
+  // Foundry transform (`@transform_df`, `@transform`... of transforms.api), a Delta Live Tables table
+  // or view (`@dlt.table`), a dbt Python model (`def model(dbt, session)`).
+  bool framework_entry = false;
+  std::vector<const Chain*> returns;  // chains returned (`return spark.table(t)...`)
+  std::string_view body;              // the source of its body (the first 16 KiB; a view of the cell)
 };
 
 struct SourceModel {
