@@ -1,5 +1,9 @@
 // shuffle-added: a change adds a shuffle to the plan (`planlint diff`).
+#include <set>
+#include <string>
+
 #include "lint/diff_context.hpp"
+#include "plan/diff.hpp"
 
 namespace planlint::rules {
 
@@ -17,7 +21,9 @@ extern const RuleInfo kShuffleAdded{"SPK701",
 Compares the plan before and after a change (`planlint diff BEFORE AFTER`) and reports each shuffle
 (`Exchange` with hash, range, round-robin or single partitioning) in AFTER that has no counterpart in
 BEFORE. Operators are matched by shape and by the scans below them, so renumbered expression ids and
-codegen stages do not count as changes; a reused exchange is not a new shuffle.
+codegen stages do not count as changes; a reused exchange is not a new shuffle, and neither is a
+shuffle that BEFORE reuses through a `ReusedExchange` (the one it names, once per reuse) and AFTER
+prints again (AQE's initial plans never print reuse).
 
 ## Why is this bad?
 A shuffle writes every row to local disk and reads it over the network: often the most expensive step
@@ -64,8 +70,14 @@ None. Like every rule: `--ignore shuffle-added` drops it, `--warn shuffle-added`
 )md"};
 
 void check_shuffle_added(DiffContext& ctx) {
+  // A shuffle BEFORE reuses (ReusedExchange) and AFTER prints again is the same shuffle.
+  std::multiset<std::string> reused = plan::reused_shuffles(ctx.before());
   for (const PlanNode* n : ctx.diff().added) {
     if (n->kind != OpKind::shuffle_exchange) continue;
+    if (auto it = reused.find(plan::shuffle_key(*n)); it != reused.end()) {
+      reused.erase(it);
+      continue;
+    }
     std::string above = n->parent != nullptr ? " under " + std::string(n->parent->name) : std::string();
     ctx.report(
         *n, nullptr,

@@ -1,5 +1,9 @@
 // shuffle-removed: a change removes a shuffle from the plan (`planlint diff`).
+#include <set>
+#include <string>
+
 #include "lint/diff_context.hpp"
+#include "plan/diff.hpp"
 
 namespace planlint::rules {
 
@@ -16,7 +20,8 @@ extern const RuleInfo kShuffleRemoved{"SPK702",
                                       R"md(## What it does
 Reports each shuffle exchange of BEFORE that AFTER no longer has (`planlint diff`), at the AFTER
 operator closest to where it was. An improvement: it is reported as information and does not fail the
-diff by default.
+diff by default. A shuffle that AFTER reuses through a `ReusedExchange` (the one it names, once per
+reuse) is not removed.
 
 ## Why is this bad?
 Nothing is wrong: a shuffle less is rows that are no longer written to disk and sent over the network.
@@ -63,8 +68,14 @@ None. Like every rule: `--ignore shuffle-removed` drops it, `--warn shuffle-remo
 )md"};
 
 void check_shuffle_removed(DiffContext& ctx) {
+  // A shuffle BEFORE prints and AFTER reuses (ReusedExchange) is the same shuffle.
+  std::multiset<std::string> reused = plan::reused_shuffles(&ctx.after());
   for (const PlanNode* n : ctx.diff().removed) {
     if (n->kind != OpKind::shuffle_exchange) continue;
+    if (auto it = reused.find(plan::shuffle_key(*n)); it != reused.end()) {
+      reused.erase(it);
+      continue;
+    }
     ctx.report_removed(*n, "the change removes a shuffle: `" + operator_text(*n) + "`");
   }
 }

@@ -169,3 +169,62 @@ TEST_CASE("real pair: the same query before and after AQE re-planned it", "[diff
   CHECK(r.removed == 0);  // every operator of the first plan is still there
   for (const auto& d : r.result.diagnostics) CHECK(d.rule->id.substr(0, 4) != "SPK7");
 }
+
+TEST_CASE("a shuffle reused through ReusedExchange on one side and printed again on the other is no shuffle change",
+          "[diff]") {
+  // Formatted mode: the reuse names its exchange by operator number.
+  const std::string reused = R"(== Physical Plan ==
+Union (8)
+:- * HashAggregate (4)
+:  +- Exchange (3)
+:     +- * HashAggregate (2)
+:        +- Scan parquet shop.orders (1)
++- * HashAggregate (7)
+   +- ReusedExchange (6)
+
+(1) Scan parquet shop.orders
+Output [1]: [customer_id#1L]
+ReadSchema: struct<customer_id:bigint>
+
+(2) HashAggregate [codegen id : 1]
+Input [1]: [customer_id#1L]
+Keys [1]: [customer_id#1L]
+Functions [1]: [partial_count(1)]
+
+(3) Exchange
+Input [2]: [customer_id#1L, count#5L]
+Arguments: hashpartitioning(customer_id#1L, 200), ENSURE_REQUIREMENTS, [plan_id=10]
+
+(4) HashAggregate [codegen id : 2]
+Input [2]: [customer_id#1L, count#5L]
+Keys [1]: [customer_id#1L]
+Functions [1]: [count(1)]
+
+(6) ReusedExchange [Reuses operator id: 3]
+Output [2]: [customer_id#20L, count#21L]
+
+(7) HashAggregate [codegen id : 4]
+Input [2]: [customer_id#20L, count#21L]
+Keys [1]: [customer_id#20L]
+Functions [1]: [count(1)]
+
+(8) Union
+)";
+  const std::string printed = R"(== Physical Plan ==
+Union
+:- *(2) HashAggregate(keys=[customer_id#1L], functions=[count(1)])
+:  +- Exchange hashpartitioning(customer_id#1L, 200), ENSURE_REQUIREMENTS, [plan_id=10]
+:     +- *(1) HashAggregate(keys=[customer_id#1L], functions=[partial_count(1)])
+:        +- FileScan parquet shop.orders[customer_id#1L] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[s3://lake/shop/orders], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<customer_id:bigint>
++- *(4) HashAggregate(keys=[customer_id#20L], functions=[count(1)])
+   +- Exchange hashpartitioning(customer_id#20L, 200), ENSURE_REQUIREMENTS, [plan_id=12]
+      +- *(3) HashAggregate(keys=[customer_id#20L], functions=[partial_count(1)])
+         +- FileScan parquet shop.orders[customer_id#20L] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[s3://lake/shop/orders], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<customer_id:bigint>
+)";
+  CHECK(counts(diff(reused, printed))["shuffle-added"] == 0);
+  CHECK(counts(diff(printed, reused))["shuffle-removed"] == 0);
+  // A shuffle on other keys is still a new one: the reuse stands for the exchange it names only.
+  std::string other = printed;
+  other.replace(other.find("hashpartitioning(customer_id#20L, 200)"), 38, "hashpartitioning(customer_id#20L, 400)");
+  CHECK(counts(diff(reused, other))["shuffle-added"] == 1);
+}

@@ -3,6 +3,7 @@
 #include "lint/diff_engine.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -25,20 +26,46 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
   // Findings of plan rules, on both sides, compared by fingerprint (rule, line without ids, occurrence).
   FileResult lint_before = lint_plan_text(before_path, before_text, options);
   FileResult lint_after = lint_plan_text(after_path, after_text, options);
-  std::multiset<std::string> known;
-  for (const auto& d : lint_before.diagnostics) known.insert(std::string(d.rule->id) + ":" + d.fingerprint.str());
+  plan::Document before = plan::parse_document(std::move(before_text), std::move(before_path));
+  plan::Document after = plan::parse_document(std::move(after_text), std::move(after_path));
+  // The line of each plan's physical root, and the plan's number: a finding there is about the whole
+  // plan (aqe-disabled, a setting), the same finding when its plan has it on both sides, whatever
+  // the root operator became.
+  auto roots = [&](const plan::Document& doc) {
+    std::map<std::uint32_t, std::size_t> out;
+    for (std::size_t i = 0; i < doc.plans.size(); ++i) {
+      std::vector<Diagnostic> ignored;
+      if (const plan::PlanNode* r = PlanContext(doc, doc.plans[i], options, ignored).physical_root())
+        out.emplace(r->span.line, i);
+    }
+    return out;
+  };
+  const auto roots_before = roots(before), roots_after = roots(after);
+  std::multimap<std::string, const Diagnostic*> known;
+  std::multiset<std::pair<std::string, std::size_t>> known_per_plan;  // (rule, plan) of unmatched root findings
+  for (const auto& d : lint_before.diagnostics) known.emplace(std::string(d.rule->id) + ":" + d.fingerprint.str(), &d);
+  std::vector<Diagnostic> unmatched;
   for (auto& d : lint_after.diagnostics) {
     auto it = known.find(std::string(d.rule->id) + ":" + d.fingerprint.str());
     if (it != known.end()) {
       known.erase(it);
       continue;
     }
+    unmatched.push_back(std::move(d));
+  }
+  for (const auto& [key, d] : known)
+    if (auto r = roots_before.find(d->location.line); r != roots_before.end())
+      known_per_plan.emplace(std::string(d->rule->id), r->second);
+  for (auto& d : unmatched) {
+    if (auto r = roots_after.find(d.location.line); r != roots_after.end())
+      if (auto it = known_per_plan.find({std::string(d.rule->id), r->second}); it != known_per_plan.end()) {
+        known_per_plan.erase(it);
+        continue;
+      }
     out.result.diagnostics.push_back(std::move(d));
     ++out.new_findings;
   }
 
-  plan::Document before = plan::parse_document(std::move(before_text), std::move(before_path));
-  plan::Document after = plan::parse_document(std::move(after_text), std::move(after_path));
   out.plans_before = before.plans.size();
   out.plans_after = after.plans.size();
   std::vector<plan::OperatorDiff> diffs;  // kept for the pictures only

@@ -45,6 +45,44 @@ std::string without_run_ids(std::string_view text) {
   return out;
 }
 
+std::string shuffle_key(const PlanNode& node) {
+  const auto* x = node.as<ExchangeInfo>();
+  if (x == nullptr) return without_run_ids(node.name + " " + node.args);
+  std::string key = std::to_string(static_cast<int>(x->partitioning)) + "(";
+  for (const auto& k : x->keys) key += without_run_ids(k) + ",";
+  key += ")/" + (x->num_partitions ? std::to_string(*x->num_partitions) : std::string("?"));
+  return key;
+}
+
+std::multiset<std::string> reused_shuffles(const Plan* plan) {
+  std::multiset<std::string> out;
+  if (plan == nullptr || plan->physical() == nullptr) return out;
+  std::vector<const PlanNode*> reuses, shuffles;
+  for (const PlanNode* root : plan->physical()->roots)
+    for_each_node(root, [&](const PlanNode& n) {
+      if (n.kind == OpKind::reused_exchange) reuses.push_back(&n);
+      if (n.kind == OpKind::shuffle_exchange) shuffles.push_back(&n);
+    });
+  for (const PlanNode* r : reuses) {
+    const PlanNode* target = nullptr;
+    // Formatted: "(7) ReusedExchange [Reuses operator id: 5]" (in the details block's header).
+    std::string text = r->args;
+    for (const auto& [key, value] : r->details) text += " " + value;
+    if (auto at = text.find("Reuses operator id: "); at != std::string::npos) {
+      const int id = std::atoi(text.c_str() + at + 20);
+      for (const PlanNode* s : shuffles)
+        if (s->operator_id == id) target = s;
+    } else if (auto cut = r->args.find("], "); cut != std::string::npos) {
+      // Simple: "ReusedExchange [k#1], Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]".
+      const std::string named = without_run_ids(std::string_view(r->args).substr(cut + 3));
+      for (const PlanNode* s : shuffles)
+        if (without_run_ids(s->name + " " + s->args) == named) target = s;
+    }
+    if (target != nullptr) out.insert(shuffle_key(*target));
+  }
+  return out;
+}
+
 std::string scan_location(std::string_view location) {
   // "InMemoryFileIndex(1 paths)[s3://lake/t]" and "InMemoryFileIndex[s3://lake/t]" -> "s3://lake/t".
   auto open = location.find('[');

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -54,5 +55,11 @@ std::string scan_identity(const PlanNode& node);
 std::string scan_location(std::string_view location);
 // Python evaluation of any kind: BatchEvalPython, ArrowEvalPython, FlatMapGroupsInPandas, MapInArrow...
 bool is_python_operator(const PlanNode& node);
+// What a shuffle exchange partitions on and into how many partitions, ids aside ("hash(k)/200").
+std::string shuffle_key(const PlanNode& node);
+// The shuffles a plan reuses, one per `ReusedExchange` that names a shuffle exchange of the plan
+// (by its operator number in formatted mode, by its text in the others), as their shuffle_key. A plan
+// printed without reuse (AQE's initial plans) prints such a shuffle again: the same shuffle.
+std::multiset<std::string> reused_shuffles(const Plan* plan);
 
 }  // namespace planlint::plan
