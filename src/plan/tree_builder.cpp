@@ -292,7 +292,8 @@ class Builder {
       return;
     }
     expect_schema_ = false;
-    if (rec.kind == LineKind::tree_node && rec.branch_column < 0 && rec.content_column == 0) {
+    // Codegen mode's own lines, also indented as a whole (a paste into a list or a quote).
+    if (rec.kind == LineKind::tree_node && rec.branch_column < 0) {
       if (rec.name == "Generated" && rec.args == "code:") {
         mode_ = Mode::generated_code;
         return;
