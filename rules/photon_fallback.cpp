@@ -27,7 +27,8 @@ holds: it does no work between Photon operators), with the row/columnar transiti
 `RowToColumnar`) around them. It names the operators. When the plan's `== Photon Explanation ==`
 says the query is not fully supported, its reason is quoted; when it says the query is fully
 supported, only Python UDFs are reported. The final `ColumnarToRow` above `PhotonResultStage` that
-hands rows to the driver is normal and not reported.
+hands rows to the driver is normal and not reported, nor what the top of the query does with the
+rows after it (a `Coalesce`, a limit): Photon's work is done there.
 
 ## Why is this bad?
 Photon clusters bill a higher DBU rate for the whole job. Work that falls back to the JVM engine
@@ -87,10 +88,19 @@ const PlanNode* working_parent(const PlanNode& n) {
   return p;
 }
 
-bool photon_below(const PlanNode& n, int depth = 0) {
+// The ColumnarToRow above a PhotonResultStage: where Photon hands its rows on.
+bool result_handoff(const PlanNode& n) {
+  return is_transition(n) && n.children.size() == 1 &&
+         plan::base_operator_name(n.children.front()->name) == "ResultStage";
+}
+
+// Whether a Photon operator is below n, through plumbing (and, unless `past_result` is false, through
+// the result hand-off).
+bool photon_below(const PlanNode& n, bool past_result = true, int depth = 0) {
   for (const PlanNode* c : n.children) {
     if (is_photon(*c)) return true;
-    if (depth < 16 && is_plumbing(*c) && photon_below(*c, depth + 1)) return true;
+    if (!past_result && result_handoff(*c)) continue;
+    if (depth < 16 && is_plumbing(*c) && photon_below(*c, past_result, depth + 1)) return true;
   }
   return false;
 }
@@ -123,8 +133,10 @@ void check_photon_fallback(PlanContext& ctx) {
     // A leaf (a LocalTableScan of rows the driver holds, a scan) does no work between Photon
     // operators: what it hands on is converted once, and the plan shows nothing run outside Photon.
     if (n->children.empty()) continue;
+    // At the top of the query, above the result hand-off (a Coalesce, a limit of the result): Photon's
+    // work is done, nothing runs between Photon operators.
     const PlanNode* up = working_parent(*n);
-    if ((up != nullptr && is_photon(*up)) || photon_below(*n)) outside.push_back(n);
+    if ((up != nullptr && is_photon(*up)) || photon_below(*n, up != nullptr)) outside.push_back(n);
   }
   std::string reason;
   if (auto at = explanation.find("because"); at != std::string::npos) {
