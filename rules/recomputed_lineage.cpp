@@ -45,7 +45,8 @@ comes before a cache does not count: a lineage that shuffles and then caches, an
 filter the cached rows, costs a scan of the cache; of the actions below a cache, those before the
 cache statement compute the lineage each, and of those after it only the first (it fills the cache). A lineage that is only a read with narrow steps
 (filters, projections) is an `info`: each use scans the input again, which a cache of the whole input
-does not always beat. A warning needs the shuffle computed in full twice: two actions that read all
+does not always beat; a `count()` of such a lineage that nothing filters, of Parquet, ORC, Delta or a
+table, is not a use (the files' metadata answers it). A warning needs the shuffle computed in full twice: two actions that read all
 of it (writes, counts, collects), or one action in a loop; when the other uses are previews
 (`show`, `display`, `first`, `take`, `head`, an action right after `limit(n)`), often a look while developing, or when one action
 reads it twice within one query (a self-join, a union of two filters of it: Spark reuses an
@@ -456,8 +457,29 @@ class Graph {
     return u.assigned_to.empty() || u.root_is_call || u.root != u.assigned_to;
   }
 
-  // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters.
-  static bool worth_alone(const Action& a) { return !a.preview(); }
+  // Without a shuffle, show/first/take/head/display read a few rows: not a recomputation that matters;
+  // nor does a count() of a columnar read that nothing filters (Parquet, ORC, Delta, a table): the
+  // files' metadata answers it.
+  static bool worth_alone(const Action& a) { return !a.preview() && !metadata_count(a); }
+  static bool metadata_count(const Action& a) {
+    if (a.what() != "count()") return false;
+    static const util::NameSet kRowChanging{
+        "filter",   "where", "explode",     "flatMap",     "sample", "limit",    "dropna", "fillna",
+        "na",       "union", "unionAll",    "unionByName", "sql",    "csv",      "json",   "text",
+        "textFile", "load",  "mapInPandas", "mapInArrow",  "rdd",    "transform"};
+    bool read = false;
+    for (const auto& st : a.chain->pipeline()) {
+      const Link& l = *st.link;
+      if (&l == a.link) break;
+      if (kRowChanging.contains(l.name)) return false;
+      if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value()) {
+        const std::string_view f = *l.args[0].value.string_value();
+        if (f != "parquet" && f != "delta" && f != "orc") return false;
+      }
+      read = read || l.name == "table" || l.name == "parquet" || l.name == "orc" || l.name == "read";
+    }
+    return read;
+  }
   [[nodiscard]] int turns(int loop) const {
     return loop >= 1 && loop <= static_cast<int>(m_.loops.size())
                ? m_.loops[static_cast<std::size_t>(loop - 1)].known_turns
