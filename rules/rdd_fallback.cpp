@@ -20,7 +20,9 @@ extern const RuleInfo kRddFallback{"SPK206",
                                    R"md(## What it does
 Finds two ways work drops out of Spark SQL's optimiser and engine into Python row by row:
 - `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach` on a DataFrame's RDD (also through a name:
-  `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back. A plain projection
+  `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back (also
+  `spark.createDataFrame(df.rdd, schema)`, which sends every row to Python and back only to apply a
+  schema). A plain projection
   that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
   collect costs more than the detour.
 - `groupByKey()` on an RDD followed by an aggregate of each group (`mapValues(len)`, `mapValues(sum)`,
@@ -150,6 +152,29 @@ void check_rdd_fallback_plan(PlanContext& ctx) {
 
 void check_rdd_fallback(SourceContext& ctx) {
   const auto& m = ctx.model();
+  // `spark.createDataFrame(df.rdd, schema)`: every row of the DataFrame goes to Python objects and is
+  // converted back in, to apply a schema a projection would give.
+  for (const auto& chain : m.chains) {
+    for (const auto& l : chain.links) {
+      if (!l.is_call || l.name != "createDataFrame" || l.args.empty() || !l.args[0].keyword.empty()) continue;
+      const pyspark::Chain* rows = l.args[0].value.chain();
+      if (rows == nullptr || rows->links.empty() || rows->links.back().is_call || rows->links.back().name != "rdd" ||
+          rows->links.back().on == pyspark::Link::On::rdd || in_test_code(m, chain))
+        continue;
+      auto pipeline = rows->pipeline();
+      const pyspark::Volume volume = pyspark::volume_of(pyspark::rows_before(m, pipeline, pipeline.size() - 1).rows);
+      if (volume == pyspark::Volume::small) continue;
+      std::string msg =
+          "`createDataFrame(....rdd, ...)` sends every row of the DataFrame to Python and converts it back, "
+          "outside the optimiser";
+      if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
+      auto& d = ctx.report(chain.cell, l.name_pos, msg);
+      if (volume == pyspark::Volume::unknown) d.severity = Severity::info;
+      ctx.attach_fix(d, "Apply the schema in the DataFrame", Applicability::display_only,
+                     "Cast and rename with `select(F.col(c).cast(t).alias(n), ...)`, or `df.to(schema)` "
+                     "(Spark 3.4+).");
+    }
+  }
   static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach"};
   // Only the chain's own calls of these are looked at: a chain without one is skipped before its
   // pipeline is built.

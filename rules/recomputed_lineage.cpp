@@ -380,18 +380,27 @@ class Graph {
       forks += own;
       reached.push_back(*a);
     }
+    // What is made of a value on the driver (`pdf = df.toPandas()`, then `spark.createDataFrame(pdf)`)
+    // starts from those rows, not from the lineage again.
+    if (depth > 0 && c.ends_local) {
+      if (direct != nullptr) *direct = std::min(forks, 1000);
+      return std::min(total, 1000);
+    }
     // Uses in different branches of one if statement: the largest branch counts, not their sum, at
     // every level of nested ifs.
     std::vector<Contribution> uses;
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
-      int in_helper = 0;
+      // The function's actions on the parameter: of those in different branches of one if of it, one runs.
+      std::vector<Contribution> in_function;
       for (const Action& a : helper_actions(*u, c)) {
         if (!shuffles && !worth_alone(a)) continue;
-        in_helper += a.chain->in_loop ? 2 : 1;
+        const int n = a.chain->in_loop ? 2 : 1;
+        in_function.push_back({{a.chain->branches.begin(), a.chain->branches.end()}, n, n});
         reached.push_back(a);
         reached.back().call = u;
       }
+      const int in_helper = combine(in_function, 0).first;
       if (in_helper > 0) {
         const int times = repeats(*u, root_loop) ? 2 : 1;
         uses.push_back({branches_not_in(*u, c), in_helper * times, in_helper * times});

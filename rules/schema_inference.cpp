@@ -31,11 +31,13 @@ A CSV read without `inferSchema` reads every column as a string and makes no ext
 reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
 their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
 collects, `tests/` folders), which reads fixtures, nor files that ship with the code (a path built
-from `__file__`), nor JSON strings built on the driver (`spark.read.json(sc.parallelize([...]))`).
+from `__file__`), nor JSON strings built on the driver (`spark.read.json(sc.parallelize([...]))`),
+nor a reader given a schema as well (`.schema(...)` or `schema=`: Spark infers nothing then).
 
 Severity follows what the code shows of the input: a wildcard (`s3://lake/events/*/*.json`) or a
 list of paths is many files, read twice: a warning. One path, or a path in a variable, is an `info`:
-the extra pass is real, but its cost is the size of data the code does not show.
+the extra pass is real, but its cost is the size of data the code does not show; so is any read of a
+local session (`.master("local[...]")`), which reads files of one machine.
 Streaming reads need a schema anyway and are not reported. An option whose value is a
 variable is not reported (its value is unknown here).
 
@@ -196,7 +198,18 @@ void check_schema_inference(SourceContext& ctx) {
     // the code and rows built on the driver are small (nothing to say).
     const Input input = input_of(ctx.model(), pipeline, read_at);
     if (input == Input::small) continue;
-    const bool unknown = input == Input::unknown;
+    // A local session (`.master("local[1]")`) reads files on this machine: how much, the code does not
+    // show, but not a cluster's worth.
+    const bool unknown = input == Input::unknown || ctx.model().local_master;
+    // A schema given anywhere on the reader: Spark infers nothing, whatever the options say.
+    bool given_schema = false;
+    for (std::size_t i = read_at + 1; i < pipeline.size() && pipeline[i].link->is_call; ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      if (l.name == "schema") given_schema = true;
+      for (const auto& a : l.args) given_schema = given_schema || a.keyword == "schema";
+      if (is_terminal_read(l)) break;
+    }
+    if (given_schema) continue;
     bool has_schema = false;
     std::string format;
     for (std::size_t i = read_at + 1; i < pipeline.size(); ++i) {
