@@ -1,5 +1,6 @@
 // cache-without-unpersist: a DataFrame is cached and never unpersisted.
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <optional>
 #include <set>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -30,8 +32,10 @@ union of its joins) is a use of the cache too; a call of a function of the file 
 work. The application ends at a stop of the session or context (`spark.stop()`, `sc.stop()`, or any
 name the file uses as one: `ctx.stop()` after `SQLContext(ctx)`), at the end of a script (a `.py`
 file's module level), and, for a cache in a function of a script, where the function returns when
-every call of it in the file (none in a loop) is followed by nothing either. Also not reported: a function that returns the cached DataFrame and
-is not called in the file (its callers, elsewhere, own the cache); a framework's entry point (a Foundry
+every call of it in the file (none in a loop) is followed by nothing either. Also not reported: a function that returns the cached DataFrame,
+or an instance of a class made with it (`return Graph(vertices, edges)`), and is not called in the file
+(its callers, elsewhere, own the cache; a method named like a DataFrame's, `cache`, is called by
+`self.cache()` only); a framework's entry point (a Foundry
 transform, a dbt Python model `model(dbt, session)`, a Delta Live Tables table) that returns a
 DataFrame made from the cache, which the framework computes once before the build ends, unless a later
 cache in it is made from this one (this one could go once that one is filled); test code (a fixture's
@@ -225,10 +229,21 @@ bool ends_application(const pyspark::SourceModel& m, const Ending& e, std::strin
 bool called_in_file(const pyspark::SourceModel& m, std::string_view name) {
   const std::size_t dot = name.rfind('.');  // a method is kept as Class.method
   const std::string_view bare = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  // A method named like a DataFrame's own (`GraphFrame.cache`): `df.cache()` is not a call of it, only
+  // `self.cache()` is (an instance elsewhere is not told apart from a DataFrame).
+  static const util::NameSet kDataFrameMethods{"cache", "persist",  "unpersist", "count", "collect",  "show",
+                                               "join",  "filter",   "select",    "union", "toPandas", "write",
+                                               "limit", "distinct", "groupBy",   "agg",   "orderBy",  "sort"};
+  const bool dataframe_name = kDataFrameMethods.contains(bare);
   return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& c) {
-    if (std::any_of(c.links.begin(), c.links.end(),
-                    [&](const pyspark::Link& l) { return l.is_call && l.name == bare; }))
+    if (dataframe_name) {
+      if (!c.root_is_call && (c.root == "self" || c.root == "cls") && !c.links.empty() && c.links.front().is_call &&
+          c.links.front().name == bare)
+        return true;  // self.cache(...)
+    } else if (std::any_of(c.links.begin(), c.links.end(),
+                           [&](const pyspark::Link& l) { return l.is_call && l.name == bare; })) {
       return true;  // self.name(...), obj.name(...)
+    }
     if (!c.root_is_call) return false;
     const std::string_view root = c.root.view();
     return root == bare ||
@@ -312,8 +327,14 @@ void check_cache_without_unpersist(SourceContext& ctx) {
         f != nullptr && !c.in_loop && !called_in_file(m, c.function.view()) &&
         std::any_of(f->returns.begin(), f->returns.end(), [&](const pyspark::Chain* r) {
           std::set<const pyspark::Chain*> seen;
-          return r == &c ||  // `return name` gives the chain name is bound to
-                 (f->framework_entry && reads_cache(r, cached, seen) && !superseded());
+          // `return name` gives the chain name is bound to; `return Graph(name, ...)` an object holding it.
+          // (A class's instance: its name is capitalised, as Python's classes are.)
+          const std::string_view callee = r->root.view().substr(r->root.view().rfind('.') + 1);
+          const bool held = r->root_is_call && !callee.empty() && std::isupper(static_cast<unsigned char>(callee[0])) &&
+                            std::any_of(r->root_args.begin(), r->root_args.end(), [&](const pyspark::Arg& a) {
+                              return a.value.chain() == &c || a.value.text() == name;
+                            });
+          return r == &c || held || (f->framework_entry && reads_cache(r, cached, seen) && !superseded());
         }))
       continue;
     auto& d = ctx.report(c.cell, last.name_pos,
