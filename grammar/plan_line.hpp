@@ -50,8 +50,11 @@ struct codegen_star : pegtl::seq<pegtl::one<'*'>, pegtl::opt<pegtl::one<' '>>> {
 struct transformer_star : pegtl::seq<pegtl::one<'^'>, pegtl::one<' '>> {};
 struct fallback_mark : pegtl::one<'!'> {};
 struct unresolved_mark : pegtl::one<'\''> {};
-struct op_markers : pegtl::seq<pegtl::opt<pegtl::sor<codegen_stage, transformer_stage, codegen_star, transformer_star>>,
-                               pegtl::opt<fallback_mark>, pegtl::opt<unresolved_mark>> {};
+// Comet's explain with fallback reasons prints a space where the codegen star would be: "+-  Exchange [COMET: ...]".
+struct blank_mark : pegtl::seq<pegtl::one<' '>, pegtl::at<pegtl::ranges<'a', 'z', 'A', 'Z'>>> {};
+struct op_markers
+    : pegtl::seq<pegtl::opt<pegtl::sor<codegen_stage, transformer_stage, codegen_star, transformer_star, blank_mark>>,
+                 pegtl::opt<fallback_mark>, pegtl::opt<unresolved_mark>> {};
 
 struct op_name : pegtl::seq<pegtl::ranges<'a', 'z', 'A', 'Z', '_'>,
                             pegtl::star<pegtl::ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '$', '$'>>> {};

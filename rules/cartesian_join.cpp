@@ -17,7 +17,9 @@ extern const RuleInfo kCartesianJoin{"SPK104",
                                      R"md(## What it does
 Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no equality between the
 two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global
-aggregate (one row, like `SELECT count(*) ...`) is not reported.
+aggregate (one row, like `SELECT count(*) ...`) is not reported, nor a side the plan counts at 100
+rows or fewer (a small `Range`, statistics): the product is then the other side a few times over. When both sides are grouped aggregates (a row per group) it is an `info`: the plan does not
+count the groups.
 
 In PySpark source: `crossJoin`, `join(how="cross")` without a key, `df.join(other)` without a
 condition, a join condition with no column equality between the sides (only `<`/`>=` ranges,
@@ -105,6 +107,29 @@ bool is_single_row(const PlanNode* side) {
   return false;
 }
 
+// Whether a side is a grouped aggregate (a row per group), through pass-through operators and exchanges.
+bool grouped_side(const PlanNode* side) {
+  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
+    if (const auto* a = n->as<plan::AggregateInfo>()) return a->grouped;
+    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
+        n->kind != plan::OpKind::shuffle_exchange)
+      return false;
+  }
+  return false;
+}
+
+// Whether the plan counts a side at a handful of rows (a small Range, statistics), through
+// pass-through operators and exchanges: the product is then a copy of the other side a few times over.
+bool few_rows(const PlanNode* side) {
+  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
+    if (n->stats.row_count) return *n->stats.row_count <= 100;
+    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
+        n->kind != plan::OpKind::shuffle_exchange)
+      return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_cartesian_join(PlanContext& ctx) {
@@ -112,22 +137,33 @@ void check_cartesian_join(PlanContext& ctx) {
     const auto* j = n->as<plan::JoinInfo>();
     if (j == nullptr) continue;
     if (n->children.size() == 2 && (is_single_row(n->children[0]) || is_single_row(n->children[1]))) continue;
+    // One side a handful of rows: the product is the other side a few times over.
+    if (n->children.size() == 2 && (few_rows(n->children[0]) || few_rows(n->children[1]))) continue;
+    // Both sides grouped aggregates: as many rows as groups, which the plan does not show.
+    const bool aggregates = n->children.size() == 2 && grouped_side(n->children[0]) && grouped_side(n->children[1]);
+    auto advice = [&](Diagnostic& d) {
+      if (!aggregates) return;
+      d.severity = Severity::info;
+      d.message += " (both sides are grouped aggregates: a row per group, which the plan does not count)";
+    };
     if (j->strategy == "CartesianProduct") {
-      ctx.report(*n,
-                 j->condition.empty() ? "Cartesian product: the output is every pair of left and right rows"
-                                      : "Cartesian product filtered by `" + j->condition +
-                                            "` (no equality between the sides): every pair of rows is compared",
-                 "Join on a key",
-                 "Add the join key: `left.join(right, on=\"key\")`; use `crossJoin` only with a tiny side.");
+      auto& d = ctx.report(
+          *n,
+          j->condition.empty() ? "Cartesian product: the output is every pair of left and right rows"
+                               : "Cartesian product filtered by `" + j->condition +
+                                     "` (no equality between the sides): every pair of rows is compared",
+          "Join on a key", "Add the join key: `left.join(right, on=\"key\")`; use `crossJoin` only with a tiny side.");
+      advice(d);
     } else if (j->strategy == "BroadcastNestedLoopJoin" && !has_equi_condition(j->condition)) {
-      ctx.report(*n,
-                 j->condition.empty()
-                     ? "nested-loop join without a condition: every row meets every row of the broadcast side"
-                     : "nested-loop join without an equality (" + j->condition +
-                           "): every row is compared with every row of the broadcast side",
-                 "Join on a key",
-                 "Add an equality between the two sides to the join condition so Spark can hash-join, e.g. "
-                 "`left.join(right, (left.k == right.k) & (...))`.");
+      auto& d = ctx.report(*n,
+                           j->condition.empty()
+                               ? "nested-loop join without a condition: every row meets every row of the broadcast side"
+                               : "nested-loop join without an equality (" + j->condition +
+                                     "): every row is compared with every row of the broadcast side",
+                           "Join on a key",
+                           "Add an equality between the two sides to the join condition so Spark can hash-join, e.g. "
+                           "`left.join(right, (left.k == right.k) & (...))`.");
+      advice(d);
     }
   }
 }

@@ -15,7 +15,11 @@ extern const RuleInfo kJoinKeyCast{"SPK105",
                                    R"md(## What it does
 Finds joins where a key is wrapped in `cast(...)` on one side and not on the other: the two columns
 have different types (say `int` and `bigint`, or `string` and `int`), so Spark converts one side row
-by row before hashing or sorting.
+by row before hashing or sorting. A warning when a scan's `ReadSchema` shows the cast column is a
+`string` (bad values become `null` keys and drop rows), on a side that is not a broadcast join's
+small build side; otherwise an `info`: a numeric cast costs little
+per row, and the plan does not always show the type. A cached plan printed again under each scan of
+the cache is looked at once.
 
 ## Why is this bad?
 The cast runs for every row, the casted key hides the column from partition pruning, bucketing and
@@ -54,6 +58,28 @@ None.
 
 namespace {
 bool is_cast(const std::string& key) { return key.rfind("cast(", 0) == 0; }
+
+// The column a key casts: "cast(id#1 as bigint)" -> "id".
+std::string cast_column(const std::string& key) {
+  std::size_t from = 5, end = key.find_first_of("#) ", from);
+  return end == std::string::npos ? std::string() : key.substr(from, end - from);
+}
+
+// The type the scans' ReadSchema give `column` ("struct<id:string,...>"), or "" when no scan shows it.
+std::string read_type(const PlanContext& ctx, const std::string& column) {
+  if (column.empty()) return {};
+  for (const PlanNode* n : ctx.physical_nodes()) {
+    const auto* s = n->as<plan::ScanInfo>();
+    if (s == nullptr) continue;
+    const std::string& r = s->read_schema;
+    for (std::size_t at = r.find(column + ":"); at != std::string::npos; at = r.find(column + ":", at + 1)) {
+      if (at > 0 && r[at - 1] != '<' && r[at - 1] != ',') continue;
+      const std::size_t from = at + column.size() + 1;
+      return r.substr(from, r.find_first_of(",>", from) - from);
+    }
+  }
+  return {};
+}
 }  // namespace
 
 void check_join_key_cast(PlanContext& ctx) {
@@ -61,15 +87,27 @@ void check_join_key_cast(PlanContext& ctx) {
     const auto* j = n->as<plan::JoinInfo>();
     if (j == nullptr || j->left_keys.size() != j->right_keys.size()) continue;
     std::string pairs;
+    bool from_string = false;
     for (std::size_t i = 0; i < j->left_keys.size(); ++i) {
       if (is_cast(j->left_keys[i]) == is_cast(j->right_keys[i])) continue;
       pairs += (pairs.empty() ? "`" : ", `") + j->left_keys[i] + " = " + j->right_keys[i] + "`";
+      const bool left = is_cast(j->left_keys[i]);
+      const std::string& cast = left ? j->left_keys[i] : j->right_keys[i];
+      // The build side of a broadcast join is the small one: a cast there costs little.
+      const bool build_side = j->build_side == (left ? "BuildLeft" : "BuildRight");
+      from_string = from_string || (!build_side && read_type(ctx, cast_column(cast)) == "string");
     }
     if (pairs.empty()) continue;
-    ctx.report(*n, "join key cast on one side only (" + pairs + "): the key columns have different types",
-               "Align the key types",
-               "Store or read both key columns with the same type, or cast once upstream: "
-               "`df = df.withColumn(\"key\", F.col(\"key\").cast(\"bigint\"))`.");
+    auto& d = ctx.report(*n, "join key cast on one side only (" + pairs + "): the key columns have different types",
+                         "Align the key types",
+                         "Store or read both key columns with the same type, or cast once upstream: "
+                         "`df = df.withColumn(\"key\", F.col(\"key\").cast(\"bigint\"))`.");
+    // A cast from a string can turn values into null keys that drop rows: a warning when the scan's
+    // schema shows one. A numeric cast costs little per row; unknown types are not shown.
+    if (!from_string) {
+      d.severity = Severity::info;
+      d.message += " (the plan does not show a cast from a string)";
+    }
   }
 }
 

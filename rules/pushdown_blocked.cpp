@@ -21,7 +21,9 @@ extern const RuleInfo kPushdownBlocked{"SPK401",
                                        R"md(## What it does
 Finds a `Filter` directly above a file scan (through codegen and columnar wrappers) with a condition
 on the scan's columns that appears neither in the scan's `PushedFilters` nor in its
-`PartitionFilters`. Runtime filters (dynamic pruning, bloom filters, subqueries) are not reported.
+`PartitionFilters`. Runtime filters (dynamic pruning, bloom filters, subqueries) are not reported,
+nor the filters Spark adds itself (`isnotnull`, RAPIDS' `gpuisnotnull`, `size(xs, true) > 0` below an
+explode).
 When Spark cut one of those lists short (a long value ends in `...` and its bracket is never
 closed), a condition missing from what is printed may sit after the cut, and is not reported.
 Severity follows evidence: a warning when the plan shows the scan reads 128 MiB or more (cost mode
@@ -86,7 +88,11 @@ void check_pushdown_blocked(PlanContext& ctx) {
     if (si == nullptr || !si->prints_pushed_filters || si->output.empty()) continue;
     std::vector<std::string> blocked;
     for (const auto& c : conjuncts(fi->condition)) {
-      if (c.rfind("isnotnull(", 0) == 0 || is_runtime_filter(c)) continue;
+      // RAPIDS prints Spark's functions with a `gpu` prefix (`gpuisnotnull`).
+      const std::string_view bare = std::string_view(c).substr(c.rfind("gpu", 0) == 0 ? 3 : 0);
+      if (bare.rfind("isnotnull(", 0) == 0 || is_runtime_filter(c)) continue;
+      // `size(xs, true) > 0`: the filter Spark adds itself below an explode (InferFiltersFromGenerate).
+      if (bare.rfind("size(", 0) == 0 && c.size() > 11 && c.compare(c.size() - 11, 11, ", true) > 0") == 0) continue;
       auto refs = plan::scan_attribute_refs(c);
       if (refs.empty()) continue;
       bool on_scan = std::all_of(refs.begin(), refs.end(), [&](const plan::AttributeRef& r) {

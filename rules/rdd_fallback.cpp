@@ -1,4 +1,5 @@
 // rdd-fallback: DataFrame work done on its RDD in Python, and groupByKey where reduceByKey would do.
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -39,7 +40,9 @@ as a connection) are not reported.
 
 In a plan: a `Scan ExistingRDD` whose arguments name `applySchemaToPythonRDD`, the scan of rows a
 Python RDD made (`rdd.toDF()`, `createDataFrame(rdd)`); the formatted explain
-(`df.explain(mode="formatted")`) and event logs print those arguments. The scans of Delta's own
+(`df.explain(mode="formatted")`) and event logs print those arguments. A warning when the plan shows
+the scan holds 128 MiB or more (cost mode, statistics), nothing when it shows less, an `info` when it
+shows no size. The scans of Delta's own
 state (`Delta Table State`) are JVM RDDs and are not reported.
 
 ## Why is this bad?
@@ -141,12 +144,19 @@ void check_rdd_fallback_plan(PlanContext& ctx) {
       return s.find("applySchemaToPythonRDD") != std::string::npos || s.find("PythonRDD") != std::string::npos;
     };
     if (!python(n->args) && (arguments == nullptr || !python(*arguments))) continue;
-    ctx.report(*n,
-               "rows come from a Python RDD (rdd.toDF() or createDataFrame(rdd)): what made them ran in Python "
-               "outside the optimiser, and each row is converted on its way in",
-               "Stay in DataFrames",
-               "Build the DataFrame with a reader and DataFrame functions instead of an RDD of Python objects "
-               "(mapInPandas where Python is needed).");
+    // Severity follows evidence: how many rows went through Python is the scan's size, when shown.
+    const std::optional<double> bytes = n->stats.size_in_bytes;
+    if (bytes && *bytes < 128.0 * 1024 * 1024) continue;
+    auto& d = ctx.report(*n,
+                         "rows come from a Python RDD (rdd.toDF() or createDataFrame(rdd)): what made them ran in "
+                         "Python outside the optimiser, and each row is converted on its way in",
+                         "Stay in DataFrames",
+                         "Build the DataFrame with a reader and DataFrame functions instead of an RDD of Python "
+                         "objects (mapInPandas where Python is needed).");
+    if (!bytes) {
+      d.severity = Severity::info;
+      d.message += " (the plan does not show how many rows)";
+    }
   }
 }
 

@@ -22,7 +22,9 @@ extern const RuleInfo kWindowSinglePartition{"SPK106",
                                              Impact::high,
                                              R"md(## What it does
 Finds a `Window` without a partition spec whose input comes from `Exchange SinglePartition`: the
-window was defined with `Window.orderBy(...)` and no `partitionBy(...)`.
+window was defined with `Window.orderBy(...)` and no `partitionBy(...)`. A warning when the plan shows
+the exchange moves 128 MiB or more (cost mode, AQE statistics), nothing when it shows less, an `info`
+when it shows no size.
 
 In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`. A warning when the file uses it
 (`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
@@ -81,11 +83,19 @@ void check_window_single_partition(PlanContext& ctx) {
     });
     const auto* x = below == nullptr ? nullptr : below->as<plan::ExchangeInfo>();
     if (x == nullptr || x->partitioning != plan::Partitioning::single) continue;
+    // Severity follows evidence: the rows one task sorts are the exchange's (cost mode, AQE statistics).
+    std::optional<double> bytes = below->stats.size_in_bytes;
+    if (!bytes && below->children.size() == 1) bytes = below->children.front()->stats.size_in_bytes;
+    if (bytes && *bytes < 128.0 * 1024 * 1024) continue;  // shown small: one task sorts it well
     auto& d = ctx.report(*w,
                          "window without partitionBy: every row is moved into a single partition and sorted by "
                          "one task",
                          "Partition the window", "Window.partitionBy(\"<key>\").orderBy(...)");
     d.related.push_back({ctx.location_of(*below), "the single-partition exchange"});
+    if (!bytes) {
+      d.severity = Severity::info;
+      d.message += " (the plan does not show how many rows)";
+    }
   }
 }
 

@@ -2,8 +2,10 @@
 #include "lint/plan_context.hpp"
 
 #include <cstdio>
+#include <set>
 #include <vector>
 
+#include "plan/diff.hpp"
 #include "plan/operator_fields.hpp"
 
 namespace planlint::lint {
@@ -56,10 +58,20 @@ const std::vector<const PlanNode*>& PlanContext::physical_nodes() const {
       for (auto it = s.roots.rbegin(); it != s.roots.rend(); ++it) stack.push_back(*it);
   for (const auto& [number, root] : plan_.subqueries)
     if (root->parent == nullptr) stack.push_back(root);
+  // A cached plan is printed under every scan of the cache (InMemoryTableScan, then InMemoryRelation
+  // and the plan that fills it), but runs once: its operators are the first print's.
+  std::set<std::string> cached_plans;
   while (!stack.empty()) {
     const PlanNode* n = stack.back();
     stack.pop_back();
     out.push_back(n);
+    if (plan::base_operator_name(n->name) == "InMemoryRelation" && !n->children.empty()) {
+      const PlanNode* top = n->children.front();
+      if (!cached_plans
+               .insert(plan::without_run_ids(n->args) + "|" + plan::without_run_ids(top->name + " " + top->args))
+               .second)
+        continue;
+    }
     bool has_later_plan = false;
     for (const PlanNode* c : n->children)
       has_later_plan = has_later_plan || c->aqe_role == AqeRole::final_plan || c->aqe_role == AqeRole::current_plan;
