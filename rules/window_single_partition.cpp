@@ -26,7 +26,8 @@ window was defined with `Window.orderBy(...)` and no `partitionBy(...)`. A warni
 the exchange moves 128 MiB or more (cost mode, AQE statistics), nothing when it shows less, an `info`
 when it shows no size.
 
-In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`. A warning when the file uses it
+In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`, or with an empty one or only
+constants (`partitionBy()`, `partitionBy(F.lit(1))`). A warning when the file uses it
 (`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
 many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
 rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway, or
@@ -169,7 +170,16 @@ void check_window_single_partition_source(SourceContext& ctx) {
     const pyspark::Link* order = nullptr;
     bool partitioned = false;
     for (const auto& l : chain.links) {
-      if (l.name == "partitionBy") partitioned = true;
+      // `partitionBy()` with no key, or only constants (`partitionBy(F.lit(1))`): one partition still.
+      if (l.name == "partitionBy")
+        for (const auto& a : l.args) {
+          const std::string_view t = a.value.text();
+          const std::size_t open = t.find("lit(");
+          const bool constant =
+              a.value.int_value().has_value() || (open != std::string_view::npos && (open == 0 || t[open - 1] == '.') &&
+                                                  t.substr(0, open).find_first_of("() ") == std::string_view::npos);
+          partitioned = partitioned || !constant;
+        }
       if (l.name == "orderBy" && order == nullptr) order = &l;
     }
     if (order == nullptr || partitioned) continue;
