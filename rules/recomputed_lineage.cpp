@@ -32,8 +32,9 @@ Follows each named DataFrame to the actions that run it: `count()`, `collect()`,
 `first()` / `take()` / `head()` / `show()` / `display()` (only when the lineage shuffles: otherwise
 they read a few rows), `foreach`, and writes (`.write...save()`, `saveAsTable`, `insertInto`,
 `writeTo...`). When the lineage of a DataFrame is computed two or more times, because two actions
-use it (a `count()` to log progress, then a `write`; two writes) or because one action reaches it
-twice (a union of two filters of it, a self-join, two joins of it), and nothing on the way caches
+use it (a `count()` to log progress, then a `write`; two writes), because one action reaches it
+twice (a union of two filters of it, a self-join, two joins of it), or because `randomSplit` hands
+out splits that each compute it (`train, test = df.randomSplit([0.8, 0.2])`, then an action on each), and nothing on the way caches
 it (`cache()`, `persist()`, `checkpoint()`, `localCheckpoint()`, also as a statement of its own, or a
 cached temporary view of it: `createOrReplaceTempView("v")` then `spark.catalog.cacheTable("v")` or
 `CACHE TABLE v`), the DataFrame where the uses fork is reported, with every use.
@@ -249,10 +250,15 @@ class Graph {
     for (const Chain* u : children(&c)) {
       if (u == &c) continue;
       most += static_cast<int>(helper_actions(*u, c).size());
-      most += repeats(*u, c.loop) ? 2 : 1;
+      most += repeats(*u, c.loop) ? 2 : random_splits(*u) ? static_cast<int>(children(u).size()) : 1;
       if (most >= 2) break;
     }
     return most;
+  }
+
+  // `train, test = df.randomSplit(...)`: a chain whose splits the names hold, each computed on its own.
+  [[nodiscard]] static bool random_splits(const Chain& u) {
+    return u.assigned_to.empty() && !u.links.empty() && u.links.back().is_call && u.links.back().name == "randomSplit";
   }
 
   [[nodiscard]] static bool caches(const Chain& c) {
@@ -426,7 +432,8 @@ class Graph {
       } else if (point != nullptr) {
         r = 1;
       }
-      const int fork = std::min(r, repeats(*u, root_loop) ? 2 : 1);
+      // `train, test = df.randomSplit(...)`: each split is a use of its own.
+      const int fork = random_splits(*u) ? r : std::min(r, repeats(*u, root_loop) ? 2 : 1);
       uses.push_back({branches_not_in(*u, c), r, fork});
     }
     const auto [runs_of_uses, forks_of_uses] = combine(uses, 0);

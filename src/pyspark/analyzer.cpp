@@ -364,6 +364,17 @@ void Analyzer::handle_assignment(Node n, int depth) {
               const_cast<Chain*>(c)->assigned_to = m_.keep_name(view(left));
         }
     }
+  } else if (is<"pattern_list">(unparen(left)) || is<"tuple_pattern">(unparen(left)) ||
+             is<"list_pattern">(unparen(left))) {
+    // `train, test = df.randomSplit([0.8, 0.2])`: each name holds one split, each computed from the
+    // lineage of df again. (Other unpacked values are not followed: the names hold what is unknown.)
+    const bool splits = chain != nullptr && !chain->links.empty() && chain->links.back().is_call &&
+                        chain->links.back().name == "randomSplit";
+    for (Node target : named_children(unparen(left)))
+      if (is<"identifier">(target)) {
+        assigned_.insert(text(target));
+        bind(text(target), splits ? chain : nullptr);
+      }
   } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
     std::string name = "self." + text(field<"attribute">(left));
     if (chain != nullptr) {

@@ -529,7 +529,24 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
         fact = {Rows::grouped, "a grouped aggregate"};
       continue;
     }
-    if (n == "limit" || n == "sample" || n == "describe" || n == "summary" || n == "tail") {
+    // sample(fraction): a few rows only for a small fraction (5 % or less); sample(0.5) is half the input.
+    if (n == "sample") {
+      double fraction = -1;
+      for (const Arg& a : l.args) {
+        const std::string_view t = a.value.text();
+        if (!a.keyword.empty() && a.keyword != "fraction") continue;
+        if (t.find('.') == std::string_view::npos) continue;  // withReplacement, a seed
+        try {
+          fraction = std::stod(std::string(t));
+        } catch (...) {
+          fraction = -1;
+        }
+        break;
+      }
+      if (fraction >= 0 && fraction <= 0.05 && fact.rows != Rows::one) fact = {Rows::few, "sample(...)"};
+      continue;
+    }
+    if (n == "limit" || n == "describe" || n == "summary" || n == "tail") {
       const Arg* a = l.arg(0);
       if (n == "limit" && a == nullptr) continue;
       // limit(n) with a name is bounded by the author; a literal above kFewRows is not "few".
