@@ -156,17 +156,21 @@ void Analyzer::note_udf_call(const Chain& c) {
   }
   // spark.udf.register("name", f[, returnType]) and sqlContext.registerFunction("name", f): a Python
   // function unless it is a pandas UDF.
+  // (`.udf.register` on any session: `spark`, `self.spark`, a name bound to one; keyword arguments too:
+  // `register(name="n", f=f, returnType=T)`.)
   bool spark_register = c.links.size() >= 2 && c.links[c.links.size() - 2].name == "udf" &&
-                        c.links.back().name == "register" && !c.root_is_call &&
-                        (c.root == "spark" || (c.bound != nullptr && c.bound->is_session));
+                        !c.links[c.links.size() - 2].is_call && c.links.back().name == "register" &&
+                        c.links.back().is_call && !c.root_is_call;
   bool context_register = !c.root_is_call && c.links.size() == 1 && c.links[0].name == "registerFunction";
   if (spark_register || context_register) {
     const Link& reg = c.links.back();
-    if (reg.args.size() < 2) return;
-    const Expr& fn = reg.args[1].value;
+    const Arg* name_arg = reg.arg(0, "name");
+    const Arg* fn_arg = reg.arg(1, "f");
+    if (name_arg == nullptr || fn_arg == nullptr) return;
+    const Expr& fn = fn_arg->value;
     // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
     if (m_.pandas_udf_names.count(fn.text()) != 0 || m_.udf_names.count(fn.text()) != 0) return;
-    UdfDef u{std::string(reg.args[0].value.string_value().value_or("")),
+    UdfDef u{std::string(name_arg->value.string_value().value_or("")),
              UdfKind::row,
              c.pos,
              c.cell,
