@@ -1,4 +1,5 @@
 // window-single-partition: a Window fed by Exchange SinglePartition (a window without partitionBy).
+#include <cctype>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -27,7 +28,8 @@ the exchange moves 128 MiB or more (cost mode, AQE statistics), nothing when it 
 when it shows no size.
 
 In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`, or with an empty one or only
-constants (`partitionBy()`, `partitionBy(F.lit(1))`). A warning when the file uses it
+constants (`partitionBy()`, `partitionBy(F.lit(1))`); and a window in a query's text without
+`PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`), an `info`. A warning when the file uses it
 (`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
 many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
 rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway, or
@@ -159,8 +161,51 @@ class OverSites {
 
 }  // namespace
 
+namespace {
+
+// The first window of a query text ordered without PARTITION BY (`ROW_NUMBER() OVER (ORDER BY k)`):
+// the offset of its OVER in `text`, or npos. A named window (`OVER w`) is not looked into.
+std::size_t unpartitioned_sql_window(std::string_view text) {
+  std::string low(text);
+  for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::size_t at = low.find("over"); at != std::string::npos; at = low.find("over", at + 4)) {
+    const bool word = (at == 0 || (std::isalnum(static_cast<unsigned char>(low[at - 1])) == 0 && low[at - 1] != '_'));
+    std::size_t open = low.find_first_not_of(" \t\r\n", at + 4);
+    if (!word || open == std::string::npos || low[open] != '(') continue;
+    int depth = 0;
+    std::size_t close = open;
+    for (; close < low.size(); ++close) {
+      depth += low[close] == '(' ? 1 : low[close] == ')' ? -1 : 0;
+      if (depth == 0) break;
+    }
+    const std::string_view spec = std::string_view(low).substr(open, close - open);
+    if (spec.find("order by") != std::string_view::npos && spec.find("partition by") == std::string_view::npos)
+      return at;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 void check_window_single_partition_source(SourceContext& ctx) {
   const auto& m = ctx.model();
+  // Windows in query text: `spark.sql("SELECT ..., ROW_NUMBER() OVER (ORDER BY k) FROM t")`.
+  for (const auto& chain : m.chains) {
+    if (in_test_code(m, chain)) continue;
+    for (const auto& l : chain.links) {
+      if (!l.is_call || l.name != "sql" || l.args.empty() || !l.args[0].value.string_value()) continue;
+      const std::string_view raw = l.args[0].value.text();
+      const std::size_t over = unpartitioned_sql_window(raw);
+      if (over == std::string::npos) continue;
+      const auto start = static_cast<std::uint32_t>(l.args[0].value.pos().start_byte + over);
+      auto& d = ctx.report(chain.cell, pyspark::Pos{start, start + 4},
+                           "window ordered without PARTITION BY in a query: Spark moves every row into one "
+                           "partition (how many rows is not shown here)");
+      d.severity = Severity::info;
+      ctx.attach_fix(d, "Partition the window", Applicability::display_only,
+                     "... OVER (PARTITION BY <key> ORDER BY ...)");
+    }
+  }
   std::string buffer;
   std::optional<OverSites> sites;  // built for the first window to judge: most files have none
   for (const auto& chain : m.chains) {
