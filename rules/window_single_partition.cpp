@@ -29,7 +29,8 @@ when it shows no size.
 
 In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`, or with an empty one or only
 constants (`partitionBy()`, `partitionBy(F.lit(1))`); and a window in a query's text without
-`PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`), an `info`. A warning when the file uses it
+`PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`, `selectExpr(...)`,
+`F.expr(...)`), an `info`. A warning when the file uses it
 (`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
 many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
 rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway, or
@@ -189,24 +190,34 @@ std::size_t unpartitioned_sql_window(std::string_view text) {
 
 void check_window_single_partition_source(SourceContext& ctx) {
   const auto& m = ctx.model();
-  // Windows in query text: `spark.sql("SELECT ..., ROW_NUMBER() OVER (ORDER BY k) FROM t")`.
+  std::string buffer;
+  // Windows in SQL text: `spark.sql("SELECT ..., ROW_NUMBER() OVER (ORDER BY k) FROM t")`, also in
+  // `selectExpr("...")` and `F.expr("...")`.
+  auto sql_text = [&](const pyspark::Chain& chain, const pyspark::Expr& e) {
+    if (!e.string_value()) return;
+    const std::size_t over = unpartitioned_sql_window(e.text());
+    if (over == std::string::npos) return;
+    const auto start = static_cast<std::uint32_t>(e.pos().start_byte + over);
+    auto& d = ctx.report(chain.cell, pyspark::Pos{start, start + 4},
+                         "window ordered without PARTITION BY in SQL text: Spark moves every row into one "
+                         "partition (how many rows is not shown here)");
+    d.severity = Severity::info;
+    ctx.attach_fix(d, "Partition the window", Applicability::display_only,
+                   "... OVER (PARTITION BY <key> ORDER BY ...)");
+  };
   for (const auto& chain : m.chains) {
     if (in_test_code(m, chain)) continue;
     for (const auto& l : chain.links) {
-      if (!l.is_call || l.name != "sql" || l.args.empty() || !l.args[0].value.string_value()) continue;
-      const std::string_view raw = l.args[0].value.text();
-      const std::size_t over = unpartitioned_sql_window(raw);
-      if (over == std::string::npos) continue;
-      const auto start = static_cast<std::uint32_t>(l.args[0].value.pos().start_byte + over);
-      auto& d = ctx.report(chain.cell, pyspark::Pos{start, start + 4},
-                           "window ordered without PARTITION BY in a query: Spark moves every row into one "
-                           "partition (how many rows is not shown here)");
-      d.severity = Severity::info;
-      ctx.attach_fix(d, "Partition the window", Applicability::display_only,
-                     "... OVER (PARTITION BY <key> ORDER BY ...)");
+      if (!l.is_call || l.args.empty()) continue;
+      if (l.name == "sql") sql_text(chain, l.args[0].value);
+      if (l.name == "selectExpr")
+        for (const auto& a : l.args) sql_text(chain, a.value);
+    }
+    if (chain.root_is_call && !chain.root_args.empty()) {
+      const std::string_view q = m.qualify(chain.root, buffer);
+      if (q == "pyspark.sql.functions.expr" || q == "expr") sql_text(chain, chain.root_args[0].value);
     }
   }
-  std::string buffer;
   std::optional<OverSites> sites;  // built for the first window to judge: most files have none
   for (const auto& chain : m.chains) {
     if (chain.root_is_call || chain.bound != nullptr) continue;
