@@ -16,8 +16,9 @@ Reports a Python file or notebook cell that does not parse as Python 3 (stray ma
 Jupyter, unbalanced brackets), and notebooks whose JSON cannot be read; the other cells and files
 are still linted. An error, except three `info` cases where nothing is broken or hidden: Python 2
 code (a `print` statement, a backquoted repr: working code of its time, not analysed); a cell that fails at a
-template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case words in angle brackets,
-outside strings and comments), unfinished on purpose; a notebook cell that names nothing of Spark (a
+template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case words in angle brackets;
+`<<your_project_name>>`; `[ENTER MODEL NAME HERE]`: upper-case words in square brackets; outside
+strings and comments), unfinished on purpose; a notebook cell that names nothing of Spark (a
 scratch cell such as `df.`). Notebook cells keep IPython's syntax out of the way: magics (`%time`,
 `%%sql`), shell escapes (`!ls`), `pip install ...` without `%`.
 

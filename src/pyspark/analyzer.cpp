@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,29 @@ std::optional<std::string> template_placeholder(std::string_view text) {
     }
     if (i < text.size() && text[i] == '>' && upper >= 3 && text[at + 1] != ' ')
       return std::string(text.substr(at, i + 1 - at));
+  }
+  // `<<your_project_name>>` (double angle brackets, any case) and `[ENTER MODEL NAME HERE]` (upper-case
+  // words with spaces in square brackets: never a Python list).
+  for (const auto& [open, close, any_case] :
+       {std::tuple<std::string_view, std::string_view, bool>{"<<", ">>", true}, {"[", "]", false}}) {
+    for (std::size_t at = text.find(open); at != std::string_view::npos; at = text.find(open, at + 1)) {
+      std::size_t line_start = text.rfind('\n', at);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      if (text.substr(line_start, at - line_start).find_first_of("\"'#") != std::string_view::npos) continue;
+      std::size_t i = at + open.size();
+      int letters = 0, spaces = 0;
+      while (i < text.size() && i - at <= 48) {
+        const char c = text[i];
+        const bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+        if (!(upper || (any_case && (lower || (c >= '0' && c <= '9'))) || c == '_' || c == '-' || c == ' ')) break;
+        letters += upper || lower ? 1 : 0;
+        spaces += c == ' ' ? 1 : 0;
+        ++i;
+      }
+      if (text.substr(i, close.size()) == close && letters >= 3 && (any_case || spaces >= 1) &&
+          text[at + open.size()] != ' ')
+        return std::string(text.substr(at, i + close.size() - at));
+    }
   }
   return std::nullopt;
 }
