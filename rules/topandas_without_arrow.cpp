@@ -20,7 +20,8 @@ Finds `df.toPandas()` and `spark.createDataFrame(pdf)` of a pandas DataFrame (`p
 written out in the code, directly or through a name bound once to a literal list or dict) in a file where
 `spark.sql.execution.arrow.pyspark.enabled` (or the Spark 2 name `spark.sql.execution.arrow.enabled`)
 is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
-SQL `SET`, anywhere in the file. A setting whose value is not a literal counts as enabled.
+SQL `SET`, anywhere in the file or in a project module it imports (the session builder of the
+project). A setting whose value is not a literal counts as enabled.
 
 An `info`: row-by-row conversion costs in proportion to the rows, and the code does not show how
 many there are (a join of tables read whole is as often a few thousand rows for a chart as a large
@@ -131,7 +132,7 @@ void check_topandas_without_arrow(SourceContext& ctx) {
   const auto& m = ctx.model();
   if (pyspark::runs_on_databricks(m)) return;
   if (!ctx.options().target_spark_version.empty() && !ctx.options().targets_before(4, 2)) return;
-  if (arrow_enabled(m)) return;
+  if (arrow_enabled(m) || m.imports_arrow) return;
   for (const auto& chain : m.chains) {
     if (!has_own_link(chain, [](const pyspark::Link& l) {
           return l.is_call && (l.name == "toPandas" || l.name == "createDataFrame");

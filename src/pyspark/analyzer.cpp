@@ -349,9 +349,14 @@ void Analyzer::load_imports() {
     }
   }
   for (const ModuleExports* from : runs) use_all(*from);
-  for (const ModuleExports* from : runs) m_.imports_databricks = m_.imports_databricks || from->databricks;
-  for (const auto& [name, from] : imports_)
+  for (const ModuleExports* from : runs) {
+    m_.imports_databricks = m_.imports_databricks || from->databricks;
+    m_.imports_arrow = m_.imports_arrow || from->arrow;
+  }
+  for (const auto& [name, from] : imports_) {
     m_.imports_databricks = m_.imports_databricks || (from != nullptr && from->databricks);
+    m_.imports_arrow = m_.imports_arrow || (from != nullptr && from->arrow);
+  }
 }
 
 void Analyzer::handle_assignment(Node n, int depth) {

@@ -1,6 +1,7 @@
 // The SourceModel's out-of-line members: chains' pipelines and origins, imports and qualified names,
 // defs, line and column places, and the arena that keeps its lists.
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,6 +51,16 @@ const Chain* Chain::origin() const {
   const Chain* c = this;
   for (int i = 0; i < 64 && c->bound != nullptr; ++i) c = c->bound;
   return c;
+}
+
+bool sets_arrow(const SourceModel& m) {
+  return std::any_of(m.settings.begin(), m.settings.end(), [](const ConfSetting& s) {
+    if (s.key != "spark.sql.execution.arrow.pyspark.enabled" && s.key != "spark.sql.execution.arrow.enabled")
+      return false;
+    std::string v(s.value);
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return !s.literal || v == "true" || v == "\"true\"" || v == "'true'";
+  });
 }
 
 bool runs_on_databricks(const SourceModel& m) {

@@ -356,6 +356,7 @@ struct SourceModel {
   std::unordered_map<std::string, std::vector<const Chain*>> temp_views;
   // A module of the project it imports (or a notebook it %runs) runs on Databricks only.
   bool imports_databricks = false;
+  bool imports_arrow = false;        // a project module it imports or %runs turns Arrow on (sets_arrow)
   bool local_master = false;         // .master("local...") / setMaster("local..."): a local session
   ModelArena arena;                  // what the spans of Expr, Link and Chain view
   std::deque<Expr::Lambda> lambdas;  // what Expr::lambda points at
@@ -481,6 +482,9 @@ SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes = kPy
 // it), the runtime's dbutils or `databricks.sdk.runtime`, DBFS paths, or a project module it imports
 // that does. Databricks runtimes turn Arrow on for toPandas() and AQE on.
 bool runs_on_databricks(const SourceModel& m);
+// Whether the file sets spark.sql.execution.arrow.pyspark.enabled (or Spark 2's name) to true, or to a
+// value it cannot read (then it may be on).
+bool sets_arrow(const SourceModel& m);
 
 // A file read and analysed, the model pointing into the file (neither moves: held by pointer).
 struct ParsedSource {

@@ -29,9 +29,10 @@ struct ModuleExports {
   std::set<std::string, std::less<>> dataframe_functions;    // defs that return a DataFrame
   std::map<std::string, int, std::less<>> literal_sizes;     // names bound once to a literal collection
   bool databricks = false;  // runs on Databricks only (runs_on_databricks), so do the files that use it
+  bool arrow = false;       // turns Arrow on (a session builder's config), for the sessions of its users
   [[nodiscard]] bool empty() const {
     return row_udfs.empty() && pandas_udfs.empty() && dataframe_functions.empty() && literal_sizes.empty() &&
-           !databricks;
+           !databricks && !arrow;
   }
 };
 
