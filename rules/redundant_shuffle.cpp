@@ -6,6 +6,7 @@
 
 #include "lint/source_context.hpp"
 #include "plan/operator_fields.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -29,6 +30,13 @@ A hash exchange is also wasted when the data below is already hash-partitioned o
 keys across operators that keep that partitioning: aggregates keyed on those keys (final and merge
 steps too) and the `StateStoreRestore` / `StateStoreSave` steps of a streaming aggregation. A
 DISTINCT on `(a, b)` followed by a GROUP BY `a` needs both shuffles and is not reported.
+
+In PySpark source: `repartition(...)` on keys right before a `groupBy`, `join`, `distinct` or
+`dropDuplicates` that shares a key with it (not before a join it already satisfies: pre-partitioning);
+a `repartition(n)` without keys straight before one of them (round robin serves no key; not
+`repartition(1)`, nor before a broadcast join); and, as an `info`, a global sort (`orderBy`, `sort`)
+straight before a `repartition` that loses its order (a sort under a join or an aggregate is removed
+by Spark's optimizer and is not reported).
 
 ## Why is this bad?
 A shuffle writes every row to disk and sends it over the network. When the next operator needs a
@@ -229,6 +237,55 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       // Across statements the repartitioned DataFrame may be used elsewhere: only an unsafe fix.
       SourceContext::add_edit(f, first->chain->cell, first->link->link_pos.start_byte, first->link->link_pos.end_byte,
                               "");
+    }
+  }
+  // Right before a step that shuffles by its own keys, nothing in between: a `repartition(n)` without
+  // keys (round robin, it serves no key), and a global sort (`orderBy`, `sort`: a range shuffle whose
+  // order the next shuffle loses).
+  static const util::NameSet kNext{"groupBy",         "groupby",     "join",    "distinct", "dropDuplicates",
+                                   "drop_duplicates", "repartition", "orderBy", "sort"};
+  for (const auto& chain : ctx.model().chains) {
+    if (!chain.is_dataframe) continue;
+    if (!has_own_link(chain, [](const pyspark::Link& l) { return l.is_call && kNext.contains(l.name); })) continue;
+    auto pipeline = chain.pipeline();
+    std::size_t own_start = pipeline.size() - chain.links.size();
+    for (std::size_t i = std::max<std::size_t>(own_start, 1); i < pipeline.size(); ++i) {
+      const pyspark::Link& second = *pipeline[i].link;
+      const pyspark::Link& first = *pipeline[i - 1].link;
+      if (!second.is_call || !first.is_call || !kNext.contains(second.name)) continue;
+      // repartition(1) is one partition, which any grouping is satisfied by; a broadcast join does not
+      // shuffle the other side.
+      const bool one = !first.args.empty() && first.args[0].value.int_value() == 1;
+      bool broadcast = false;
+      if (second.name == "join" && !second.args.empty()) {
+        const std::string_view other = second.args[0].value.text();
+        broadcast =
+            other.find("broadcast(") != std::string_view::npos || other.find(".hint(") != std::string_view::npos;
+      }
+      const bool round_robin = first.name == "repartition" && column_args(first).empty() && !first.args.empty() &&
+                               !one && !broadcast && second.name != "repartition" && second.name != "orderBy" &&
+                               second.name != "sort";
+      // A sort under a join or an aggregate is removed by the optimizer (EliminateSorts), and one before
+      // dropDuplicates may pick which row is kept: only a sort a repartition throws away is reported.
+      const bool sorted = (first.name == "orderBy" || first.name == "sort") && second.name == "repartition";
+      if (!round_robin && !sorted) continue;
+      const pyspark::Step& at = pipeline[i - 1];
+      if (!reported.insert({at.chain->cell, first.name_pos.start_byte}).second) continue;
+      const std::string next(second.name);
+      auto& d = ctx.report(
+          at.chain->cell, first.name_pos,
+          round_robin
+              ? "`repartition` without keys is followed by `" + next +
+                    "`, which shuffles every row again by its own keys: the repartition's shuffle is wasted"
+              : "`" + std::string(first.name) + "` sorts every row across partitions (a range shuffle), then `" + next +
+                    "` shuffles again and loses the order: the sort is wasted");
+      const pyspark::Place p = ctx.model().place(pipeline[i].chain->cell, second.name_pos);
+      d.related.push_back(
+          {Location{ctx.model().file->path, p.line, p.column, p.end_line, p.end_column, pipeline[i].chain->cell, 0, 0},
+           "the shuffle that follows"});
+      if (sorted) d.severity = Severity::info;  // an order may be wanted where the code does not show it
+      ctx.attach_fix(d, "Remove the wasted shuffle", Applicability::display_only,
+                     "Drop `." + std::string(first.name) + "(...)`: `" + next + "` shuffles by its own keys anyway.");
     }
   }
 }
