@@ -1,4 +1,6 @@
 // cartesian-join: CartesianProduct, or a BroadcastNestedLoopJoin without an equality condition.
+#include <optional>
+
 #include "lint/plan_context.hpp"
 #include "lint/source_context.hpp"
 #include "plan/line_reader.hpp"
@@ -94,40 +96,44 @@ bool has_equi_condition(const std::string& condition) {
   return false;
 }
 
+// Walks a join side down through the operators that keep its rows (pass-through ones, exchanges):
+// `decide` answers at a node (a value) or lets the walk go on (nullopt); false when nothing answers.
+template <class F>
+bool along_side(const PlanNode* side, F decide) {
+  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
+    if (const std::optional<bool> answer = decide(*n)) return *answer;
+    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
+        n->kind != plan::OpKind::shuffle_exchange)
+      return false;
+  }
+  return false;
+}
+
 // A global aggregate (no grouping keys) produces one row: pairing with it is cheap and common
 // (`SELECT ... FROM (SELECT count(*) ...) a, (SELECT count(*) ...) b`).
 bool is_single_row(const PlanNode* side) {
-  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
-    if (n->stats.row_count == 1) return true;
-    if (const auto* a = n->as<plan::AggregateInfo>()) return !a->grouped;
-    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
-        n->kind != plan::OpKind::shuffle_exchange)
-      return false;
-  }
-  return false;
+  return along_side(side, [](const PlanNode& n) -> std::optional<bool> {
+    if (n.stats.row_count == 1) return true;
+    if (const auto* a = n.as<plan::AggregateInfo>()) return !a->grouped;
+    return std::nullopt;
+  });
 }
 
-// Whether a side is a grouped aggregate (a row per group), through pass-through operators and exchanges.
+// Whether a side is a grouped aggregate (a row per group).
 bool grouped_side(const PlanNode* side) {
-  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
-    if (const auto* a = n->as<plan::AggregateInfo>()) return a->grouped;
-    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
-        n->kind != plan::OpKind::shuffle_exchange)
-      return false;
-  }
-  return false;
+  return along_side(side, [](const PlanNode& n) -> std::optional<bool> {
+    if (const auto* a = n.as<plan::AggregateInfo>()) return a->grouped;
+    return std::nullopt;
+  });
 }
 
-// Whether the plan counts a side at a handful of rows (a small Range, statistics), through
-// pass-through operators and exchanges: the product is then a copy of the other side a few times over.
+// Whether the plan counts a side at a handful of rows (a small Range, statistics): the product is
+// then a copy of the other side a few times over.
 bool few_rows(const PlanNode* side) {
-  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
-    if (n->stats.row_count) return *n->stats.row_count <= 100;
-    if (!is_pass_through(*n) && n->kind != plan::OpKind::broadcast_exchange &&
-        n->kind != plan::OpKind::shuffle_exchange)
-      return false;
-  }
-  return false;
+  return along_side(side, [](const PlanNode& n) -> std::optional<bool> {
+    if (n.stats.row_count) return *n.stats.row_count <= 100;
+    return std::nullopt;
+  });
 }
 
 }  // namespace
