@@ -401,8 +401,12 @@ void Analyzer::handle_assignment(Node n, int depth) {
                         chain->links.back().name == "randomSplit";
     for (Node target : named_children(unparen(left)))
       if (is<"identifier">(target)) {
-        assigned_.insert(text(target));
-        bind(text(target), splits ? chain : nullptr);
+        // What the name held before (a constant, a literal collection) is gone.
+        const std::string name = text(target);
+        assigned_.insert(name);
+        constants_.erase(name);
+        m_.literal_collections.erase(name);
+        bind(name, splits ? chain : nullptr);
       }
   } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
     std::string name = "self." + text(field<"attribute">(left));
