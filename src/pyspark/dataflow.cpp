@@ -259,6 +259,8 @@ RowsFact origin_rows(const Link* first) {
   }
   if (first->name == "table" || first->name == "read" || first->name == "load" || first->name == "textFile")
     return {Rows::large, "a read of a table or files"};
+  // DeltaTable.forPath(spark, p).history(): a row per commit of the table.
+  if (first->name == "history" && first->is_call) return {Rows::few, "a Delta table's commit history"};
   return {};
 }
 
@@ -426,8 +428,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   RowsFact fact;
   // Where the data comes from: the first reader of the pipeline (what comes before it is a session
   // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
-  static const util::NameSet readers{"createDataFrame", "parallelize", "range", "sql", "table", "read",
-                                     "readStream",      "textFile",    "load"};
+  static const util::NameSet readers{"createDataFrame", "parallelize", "range", "sql",    "table", "read",
+                                     "readStream",      "textFile",    "load",  "history"};
   for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
     if (readers.count(pipeline[k].link->name) == 0) continue;
     fact = origin_rows(pipeline[k].link);
