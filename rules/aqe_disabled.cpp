@@ -31,7 +31,8 @@ In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.
 `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` / `setAll([...])`,
 `sqlContext.setConf` or SQL `SET` (in `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells),
 with the key and value written literally or held in module-level constants. Not reported in test
-code (functions named `test*`, files pytest collects, `tests/` folders) or in a file whose session
+code (functions named `test*`, files pytest collects, `tests/` and `testing/`
+folders, assertion helpers named `assert*`) or in a file whose session
 runs on a local master (`master("local[*]")`): small data on one machine, nothing for AQE to win.
 
 ## Why is this bad?

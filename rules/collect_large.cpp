@@ -23,7 +23,8 @@ reads the rows of the DataFrame behind it):
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
   `DESCRIBE`, `SELECT current_user()`), a `sample` of 5 % or less, a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
-  code (functions named `test*`, files pytest collects, `tests/` folders), which runs on fixtures, and
+  code (functions named `test*`, files pytest collects, `tests/` and `testing/`
+folders, assertion helpers named `assert*`), which runs on fixtures, and
   an error path (a branch that ends in `raise`, an `except` clause: a look at what went wrong).
 - **An info** when the code shows more rows than any one table holds (a join, union or explode of a
   read of a table or files that nothing aggregates, limits or filters to a key afterwards), or when

@@ -30,7 +30,7 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
 reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
 their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
-collects, `tests/` folders), which reads fixtures, nor files that ship with the code (a path built
+collects, `tests/` and `testing/` folders, assertion helpers named `assert*`), which reads fixtures, nor files that ship with the code (a path built
 from `__file__`), nor JSON strings built on the driver (`spark.read.json(sc.parallelize([...]))`),
 nor a reader given a schema as well (`.schema(...)` or `schema=`: Spark infers nothing then).
 

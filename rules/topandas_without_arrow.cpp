@@ -31,7 +31,7 @@ table or files that nothing aggregates, limits or filters to a key, or rows whos
 sight (a plain read of one table, a function parameter, a lookup by key). Not reported: a `toPandas()` of a DataFrame that is small by
 construction (`limit(n)`, a global aggregate, driver-built data: Arrow changes nothing for ten rows)
 or of a grouped aggregate (a row per key); test code (functions named `test*`, files pytest
-collects, `tests/` folders); a `toPandas()` on an error path (a branch that ends in `raise`, an
+collects, `tests/` and `testing/` folders, assertion helpers named `assert*`); a `toPandas()` on an error path (a branch that ends in `raise`, an
 `except` clause); in a notebook (whose cells are run by a person who sees what each returns), a
 `toPandas()` unless the code shows a join, union or explode of a read, and a `createDataFrame` of a
 pandas DataFrame not read from files; code that runs on Databricks

@@ -148,12 +148,14 @@ bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
 
 bool in_test_code(const pyspark::SourceModel& m, std::string_view fn) {
   if (fn.rfind("test", 0) == 0) return true;  // pytest and unittest run functions named test*
+  // Assertion helpers (`assert_df_equality`, `assertDataFrameEqual`) compare a test's DataFrames.
+  if (fn.rfind("assert", 0) == 0 || fn.rfind("_assert", 0) == 0) return true;
   std::string_view path = m.file->path;
   for (std::size_t at = 0; at <= path.size();) {
     std::size_t end = path.find('/', at);
     if (end == std::string_view::npos) end = path.size();
     const std::string_view part = path.substr(at, end - at);
-    if (end < path.size() && (part == "tests" || part == "test")) return true;
+    if (end < path.size() && (part == "tests" || part == "test" || part == "testing")) return true;
     if (end == path.size() && (part.rfind("test_", 0) == 0 || part == "conftest.py" ||
                                (part.size() > 8 && part.substr(part.size() - 8) == "_test.py")))
       return true;
