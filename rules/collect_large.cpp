@@ -21,7 +21,7 @@ reads the rows of the DataFrame behind it):
 - **Nothing** when the rows are few by construction: a global aggregate (`agg(...)` without
   `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
-  `DESCRIBE`, `SELECT current_user()`), a `sample` of 5 % or less, a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
+  `DESCRIBE`, `SELECT current_user()`, a query of `information_schema`), a `sample` of 5 % or less, a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
   code (functions named `test*`, files pytest collects, `tests/` and `testing/`
 folders, assertion helpers named `assert*`), which runs on fixtures, and
