@@ -27,7 +27,8 @@ Finds `BatchEvalPython`, the operator that runs `@udf` / `F.udf(...)` functions 
 `ArrowEvalPython` (pandas / Arrow UDFs) is not reported. In PySpark source: `@udf`, `@udf(...)`,
 `@F.udf(T)`, `udf(f, T)`, `F.udf(lambda ...)`, `UserDefinedFunction(f, T)`, `spark.udf.register("n", f)`
 with a Python function and Spark 1.x `sqlContext.registerFunction(...)`; registering a UDF made
-earlier is reported once, where it was made. Not `pandas_udf`, mlflow's `spark_udf` or Java UDFs.
+earlier is reported once, where it was made, and a function looked up at run time
+(`register(name, getattr(module, name))`) is not judged. Not `pandas_udf`, mlflow's `spark_udf` or Java UDFs.
 
 In source, severity follows where the UDF runs: a warning when the file applies it to a DataFrame
 that reads a table or files (`spark.table(...).withColumn("c", f("x"))`, or a registered UDF in

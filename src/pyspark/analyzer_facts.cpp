@@ -168,6 +168,9 @@ void Analyzer::note_udf_call(const Chain& c) {
     const Arg* fn_arg = reg.arg(1, "f");
     if (name_arg == nullptr || fn_arg == nullptr) return;
     const Expr& fn = fn_arg->value;
+    // A function looked up at run time (`getattr(module, name)`): what it is, the code does not show
+    // (modules register the UDFs they made that way).
+    if (fn.kind() == "call") return;
     // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
     if (m_.pandas_udf_names.count(fn.text()) != 0 || m_.udf_names.count(fn.text()) != 0) return;
     UdfDef u{std::string(name_arg->value.string_value().value_or("")),
