@@ -40,12 +40,14 @@ FileResult lint_plan_text(std::string path, std::string text, const LintOptions&
   plan::Document doc = plan::parse_document_streamed(std::move(text), std::move(path),
                                                      [&](const plan::Document& d, const plan::Plan& p) {
                                                        PlanContext ctx(d, p, options, result.diagnostics);
+                                                       const std::size_t first = result.diagnostics.size();
                                                        for (const auto& rule : all_rules()) {
                                                          if (rule.check == nullptr || !options.enabled(*rule.info))
                                                            continue;
                                                          ctx.set_rule(rule.info);
                                                          rule.check(ctx);
                                                        }
+                                                       ctx.drop_when_tiny(first);
                                                      });
   for (auto& d : result.diagnostics) limit_related(d);
   const RuleInfo& syntax = plan_syntax_rule();

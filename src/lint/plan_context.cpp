@@ -1,6 +1,7 @@
 // PlanContext reporting and the plan-walking helpers shared by plan rules.
 #include "lint/plan_context.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <vector>
@@ -47,6 +48,18 @@ Diagnostic& PlanContext::report(const PlanNode& at, std::string message, std::st
   }
   out_.push_back(std::move(d));
   return out_.back();
+}
+
+void PlanContext::drop_when_tiny(std::size_t first) {
+  if (first >= out_.size()) return;
+  constexpr std::int64_t kTiny = 10000;
+  bool counted = false;
+  for (const PlanNode* n : physical_nodes()) {
+    if (!n->children.empty() || n->kind == OpKind::reused_exchange || n->kind == OpKind::subquery) continue;
+    if (!n->stats.row_count || *n->stats.row_count > kTiny) return;  // an input of unknown or real size
+    counted = true;
+  }
+  if (counted) out_.erase(out_.begin() + static_cast<std::ptrdiff_t>(first), out_.end());
 }
 
 const std::vector<const PlanNode*>& PlanContext::physical_nodes() const {
