@@ -96,9 +96,7 @@ bool shows_shuffle_size(const ShuffleCounts& s) {
 // Severity follows evidence: whether one count fits every stage depends on volumes; without them in
 // the plan (no cost mode, no AQE statistics) the finding is advice.
 void by_evidence(Diagnostic& d, const ShuffleCounts& s) {
-  if (shows_shuffle_size(s)) return;
-  d.severity = Severity::info;
-  d.message += " (the plan does not show how much is shuffled)";
+  if (!shows_shuffle_size(s)) advise_unsized(d, "how much is shuffled");
 }
 
 }  // namespace

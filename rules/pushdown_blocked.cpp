@@ -116,8 +116,7 @@ void check_pushdown_blocked(PlanContext& ctx) {
     // show it gets advice.
     std::optional<double> bytes = scan->stats.size_in_bytes;
     if (!bytes) bytes = f->stats.size_in_bytes;
-    constexpr double kWorthSkipping = 128.0 * 1024 * 1024;  // about one file split
-    if (bytes && *bytes < kWorthSkipping) continue;
+    if (bytes && *bytes < kWorthAFinding) continue;
     std::string list;
     for (const auto& b : blocked) list += (list.empty() ? "`" : ", `") + b + "`";
     auto& d =
@@ -128,10 +127,7 @@ void check_pushdown_blocked(PlanContext& ctx) {
                    "Compare the bare column with a literal of the column's type (move casts and functions "
                    "to the literal side), and replace UDFs in filters with built-in expressions.");
     d.related.push_back({ctx.location_of(*scan), "the scan"});
-    if (!bytes) {
-      d.severity = Severity::info;
-      d.message += " (the plan does not show how much the scan reads)";
-    }
+    if (!bytes) advise_unsized(d, "how much the scan reads");
   }
 }
 

@@ -146,17 +146,14 @@ void check_rdd_fallback_plan(PlanContext& ctx) {
     if (!python(n->args) && (arguments == nullptr || !python(*arguments))) continue;
     // Severity follows evidence: how many rows went through Python is the scan's size, when shown.
     const std::optional<double> bytes = n->stats.size_in_bytes;
-    if (bytes && *bytes < 128.0 * 1024 * 1024) continue;
+    if (bytes && *bytes < kWorthAFinding) continue;
     auto& d = ctx.report(*n,
                          "rows come from a Python RDD (rdd.toDF() or createDataFrame(rdd)): what made them ran in "
                          "Python outside the optimiser, and each row is converted on its way in",
                          "Stay in DataFrames",
                          "Build the DataFrame with a reader and DataFrame functions instead of an RDD of Python "
                          "objects (mapInPandas where Python is needed).");
-    if (!bytes) {
-      d.severity = Severity::info;
-      d.message += " (the plan does not show how many rows)";
-    }
+    if (!bytes) advise_unsized(d, "how many rows");
   }
 }
 

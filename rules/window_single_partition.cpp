@@ -90,16 +90,13 @@ void check_window_single_partition(PlanContext& ctx) {
     // Severity follows evidence: the rows one task sorts are the exchange's (cost mode, AQE statistics).
     std::optional<double> bytes = below->stats.size_in_bytes;
     if (!bytes && below->children.size() == 1) bytes = below->children.front()->stats.size_in_bytes;
-    if (bytes && *bytes < 128.0 * 1024 * 1024) continue;  // shown small: one task sorts it well
+    if (bytes && *bytes < kWorthAFinding) continue;  // shown small: one task sorts it well
     auto& d = ctx.report(*w,
                          "window without partitionBy: every row is moved into a single partition and sorted by "
                          "one task",
                          "Partition the window", "Window.partitionBy(\"<key>\").orderBy(...)");
     d.related.push_back({ctx.location_of(*below), "the single-partition exchange"});
-    if (!bytes) {
-      d.severity = Severity::info;
-      d.message += " (the plan does not show how many rows)";
-    }
+    if (!bytes) advise_unsized(d, "how many rows");
   }
 }
 

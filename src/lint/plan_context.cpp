@@ -102,6 +102,13 @@ const PlanNode* PlanContext::physical_root() const {
   return s == nullptr || s->roots.empty() ? nullptr : s->roots.front();
 }
 
+void advise_unsized(Diagnostic& d, std::string_view what_is_not_shown) {
+  d.severity = Severity::info;
+  d.message += " (the plan does not show ";
+  d.message += what_is_not_shown;
+  d.message += ")";
+}
+
 bool is_wrapper(const PlanNode& n) {
   switch (n.kind) {
     case OpKind::query_stage:

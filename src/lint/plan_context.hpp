@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/diagnostic.hpp"
@@ -52,6 +53,12 @@ class PlanContext {
   const RuleInfo* rule_ = nullptr;
   mutable std::optional<std::vector<const plan::PlanNode*>> physical_nodes_;
 };
+
+// Severity follows the sizes a plan shows (cost mode, AQE statistics): work on less than this is a
+// task's worth and not worth a finding; a finding where the plan shows no size is advice (an info
+// that says what is not shown).
+inline constexpr double kWorthAFinding = 128.0 * 1024 * 1024;
+void advise_unsized(Diagnostic& d, std::string_view what_is_not_shown);
 
 // Operators with one child that keep rows and partitioning as they are (codegen wrappers,
 // columnar transitions, AQE stages and reads, and optionally Project / Filter / Sort).

@@ -308,7 +308,7 @@ int Analyzer::spelled_out_turns(Node it) {
   }
   // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
   for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
-    std::string fn = text(field<"function">(it));
+    const std::string_view fn = view(field<"function">(it));
     Node args = field<"arguments">(it);
     if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple" && fn != "set" &&
          fn != "frozenset") ||
