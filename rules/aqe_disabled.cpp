@@ -4,6 +4,7 @@
 #include "lint/plan_context.hpp"
 #include "lint/shuffle_counts.hpp"
 #include "lint/source_context.hpp"
+#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -30,7 +31,11 @@ instead (it says AQE is off), never two for one cause.
 In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.set`,
 `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` / `setAll([...])`,
 `sqlContext.setConf` or SQL `SET` (in `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells),
-with the key and value written literally or held in module-level constants. Not reported in test
+with the key (or Databricks' `spark.databricks.optimizer.adaptive.enabled`) and value written literally or
+held in module-level constants. A warning when the file's own code shuffles (a join, an aggregation,
+a sort, a window, in DataFrame calls or SQL text); an `info` when it does not (the cost falls on
+queries the session runs elsewhere) or when AQE is turned back on further down the same function
+(around an `explain()`, a measurement). Not reported in test
 code (functions named `test*`, files pytest collects, `tests/` and `testing/`
 folders, assertion helpers named `assert*`) or in a file whose session
 runs on a local master (`master("local[*]")`): small data on one machine, nothing for AQE to win.
@@ -119,6 +124,32 @@ void check_aqe_disabled(PlanContext& ctx) {
   if (!default_on) d.severity = Severity::info;
 }
 
+namespace {
+// DataFrame methods that plan a shuffle (an exchange) when AQE could re-plan it.
+const util::NameSet kShuffling{"join",      "crossJoin",       "groupBy",           "groupby", "rollup",
+                               "cube",      "distinct",        "dropDuplicates",    "orderBy", "sort",
+                               "intersect", "subtract",        "exceptAll",         "over",    "repartition",
+                               "agg",       "drop_duplicates", "repartitionByRange"};
+
+// Whether the file's own code (not its tests) runs a shuffle: a DataFrame method that plans one, or
+// SQL text that joins, groups, sorts or uses a window.
+bool file_shuffles(const pyspark::SourceModel& m) {
+  for (const auto& c : m.chains) {
+    if (in_test_code(m, c)) continue;
+    for (const auto& l : c.links) {
+      if (!l.is_call) continue;
+      if (kShuffling.contains(l.name.view()) && l.on == pyspark::Link::On::dataframe) return true;
+      if (l.name.view() != "sql" || l.args.empty()) continue;
+      std::string q(l.args.begin()->value.text());
+      for (char& ch : q) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      for (std::string_view w : {"join", "group by", "order by", "distinct", "over (", " over("})
+        if (q.find(w) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 // Source: spark.sql.adaptive.enabled set to a literal false; and, for a target Spark version before
 // 3.2 (AQE off by default), a SparkSession built without turning it on.
 void check_aqe_disabled_source(SourceContext& ctx) {
@@ -138,16 +169,43 @@ void check_aqe_disabled_source(SourceContext& ctx) {
                      ".config(\"spark.sql.adaptive.enabled\", \"true\") before .getOrCreate()");
     }
   }
-  for (const auto& s : ctx.model().settings) {
-    if (s.key != "spark.sql.adaptive.enabled" || !s.literal) continue;
-    std::string v = s.value;
+  const auto& m = ctx.model();
+  auto lowered = [](std::string v) {
     for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v != "false") continue;
+    return v;
+  };
+  auto aqe_key = [](std::string_view k) {
+    return k == "spark.sql.adaptive.enabled" || k == "spark.databricks.optimizer.adaptive.enabled";
+  };
+  std::optional<bool> shuffles;  // whether the file's own code shuffles, found once
+  for (const auto& s : m.settings) {
+    if (!aqe_key(s.key) || !s.literal || lowered(s.value) != "false") continue;
     // A test's session or a local one runs small data on one machine: nothing for AQE to win there.
-    if (in_test_code(ctx.model(), s.function) || ctx.model().local_master) continue;
+    if (in_test_code(m, s.function) || m.local_master) continue;
+    // Switched back on further down the same function (around an explain(), a benchmark): only
+    // what runs in between plans without AQE.
+    const pyspark::ConfSetting* restored = nullptr;
+    for (const auto& t : m.settings)
+      if (aqe_key(t.key) && t.literal && lowered(t.value) == "true" && t.function == s.function &&
+          std::make_pair(t.cell, t.pos.start_byte) > std::make_pair(s.cell, s.pos.start_byte)) {
+        restored = &t;
+        break;
+      }
+    if (!shuffles) shuffles = file_shuffles(m);
     auto& d = ctx.report(s.cell, s.pos,
                          "adaptive query execution turned off (" + s.via +
                              "): no partition coalescing, no runtime broadcast joins, no skew handling");
+    // Severity follows what the code shows: a warning where this file's own queries shuffle.
+    if (restored != nullptr) {
+      d.severity = Severity::info;
+      d.message += " (turned back on at line " + std::to_string(m.place(restored->cell, restored->pos).line) +
+                   ": only the queries run in between plan without AQE)";
+    } else if (!*shuffles) {
+      d.severity = Severity::info;
+      d.message +=
+          " (this file runs no join, aggregation, sort or window: the cost falls on the queries this session runs "
+          "elsewhere)";
+    }
     Fix& f = ctx.attach_fix(d, "Turn AQE on", Applicability::safe, "spark.sql.adaptive.enabled = true");
     // Replace just the word inside the literal, keeping its quotes and case style.
     std::string_view text = ctx.cell_text(s.cell);
