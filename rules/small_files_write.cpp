@@ -34,7 +34,11 @@ Finds writes fed by a repartition that makes many small files:
 Plans: `InsertIntoHadoopFsRelationCommand` (its partition columns) over `WriteFiles`, sorts and
 projections down to a user repartition (`REPARTITION_BY_NUM`, `REPARTITION_BY_COL`, round robin).
 PySpark source: `.repartition(...)` followed, through steps that keep partitions, by `.write`, with
-`.partitionBy(...)` or a `partitionBy=` argument.
+`.partitionBy(...)` or a `partitionBy=` argument. Not reported when Delta's optimized writes are on
+(`.option("optimizeWrite", "true")`, `spark.databricks.delta.optimizeWrite.enabled` or the
+`autoOptimize.optimizeWrite` table default): they bin-pack the rows into large files. An `info` when
+the file compacts what it wrote (auto compaction on, `OPTIMIZE`, `DeltaTable....optimize()`: the small
+files cost a rewrite) or runs on a local session.
 
 ## Why is this bad?
 Each file costs a task to read later, plus listing and metadata: ten thousand 1 MB files read far
@@ -157,10 +161,54 @@ std::optional<std::vector<std::string>> partition_columns(const std::vector<pysp
   return out;
 }
 
+bool truthy(std::string_view v) { return v == "true" || v == "True" || v == "TRUE" || v == "\"true\""; }
+
+// Delta's optimized writes bin-pack rows into large files before writing (`optimizeWrite` on the
+// write, or turned on for the session or as a table default): the repartition makes no small files.
+bool optimized_write(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline, std::size_t from) {
+  for (std::size_t k = from; k < pipeline.size(); ++k) {
+    const pyspark::Link& l = *pipeline[k].link;
+    if (l.name != "option" || l.args.size() < 2) continue;
+    auto key = l.args[0].value.string_value();
+    if (key && ((*key).ends_with("optimizeWrite") || (*key).ends_with("optimizeWrite.enabled")) &&
+        (truthy(l.args[1].value.text()) ||
+         (l.args[1].value.string_value() && truthy(*l.args[1].value.string_value())) ||
+         l.args[1].value.bool_value().value_or(false)))
+      return true;
+  }
+  return std::any_of(m.settings.begin(), m.settings.end(), [](const pyspark::ConfSetting& s) {
+    return s.key.ends_with("optimizeWrite.enabled") || s.key.ends_with("autoOptimize.optimizeWrite") ? truthy(s.value)
+                                                                                                     : false;
+  });
+}
+
+// Where the file compacts what it wrote: Delta auto compaction turned on, `OPTIMIZE` in SQL text, or
+// `DeltaTable....optimize()`. The small files live until then; the line of the first, or 0.
+std::uint32_t compaction_line(const pyspark::SourceModel& m) {
+  for (const auto& s : m.settings)
+    if ((s.key.ends_with("autoCompact.enabled") || s.key.ends_with("autoOptimize.autoCompact")) && truthy(s.value))
+      return m.place(s.cell, s.pos).line;
+  for (const auto& c : m.chains)
+    for (const auto& l : c.links) {
+      if (!l.is_call) continue;
+      if (l.name == "optimize" || l.name == "executeCompaction") return m.place(c.cell, l.name_pos).line;
+      if (l.name != "sql" || l.args.empty()) continue;
+      std::string_view q = l.args[0].value.text();
+      std::size_t at = q.find_first_not_of("\"'fFrR \t\n");
+      if (at != std::string_view::npos && q.size() - at >= 8) {
+        std::string word(q.substr(at, 8));
+        for (char& ch : word) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        if (word == "OPTIMIZE") return m.place(c.cell, l.name_pos).line;
+      }
+    }
+  return 0;
+}
+
 }  // namespace
 
 void check_small_files_write_source(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;
+  std::optional<std::uint32_t> compacted;  // found once, when needed
   for_each_write(
       ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t i, const pyspark::Step& step) {
         const pyspark::Step* prev = &step;
@@ -190,8 +238,17 @@ void check_small_files_write_source(SourceContext& ctx) {
         } else {
           return;
         }
+        if (optimized_write(ctx.model(), pipeline, i + 1)) return;
         if (!reported.insert({prev->chain->cell, r.name_pos.start_byte}).second) return;
         auto& d = ctx.report(prev->chain->cell, r.name_pos, message);
+        if (!compacted) compacted = compaction_line(ctx.model());
+        if (*compacted != 0) {
+          d.severity = Severity::info;
+          d.message += fmt::format(" (the file compacts them afterwards, line {}: they cost a rewrite)", *compacted);
+        } else if (ctx.model().local_master) {
+          d.severity = Severity::info;
+          d.message += " (a local session: files on one machine's disk)";
+        }
         ctx.attach_fix(d, "Repartition by the partition columns", Applicability::display_only,
                        parts && !parts->empty()
                            ? "Repartition by the partition columns (`.repartition(\"" + parts->front() +
