@@ -22,7 +22,9 @@ reads the rows of the DataFrame behind it):
   `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
   `DESCRIBE`, `SELECT current_user()`, a query of `information_schema`), a `sample` of 5 % or less, a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
-  bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), and test
+  bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), a
+  function that returns the rows of its parameter (`def to_pandas(df): return df.toPandas()`: a
+  conversion helper, its callers choose the rows), and test
   code (functions named `test*`, files pytest collects, `tests/` and `testing/`
 folders, assertion helpers named `assert*`), which runs on fixtures, and
   an error path (a branch that ends in `raise`, an `except` clause: a look at what went wrong).
@@ -70,6 +72,21 @@ bool first_row_only(std::string_view text, std::uint32_t end) {
   return i != std::string_view::npos && text.substr(i, 3) == "[0]";
 }
 
+// Whether `chain` is in a `return` statement of a function whose parameter it starts from.
+bool returns_parameter_rows(const pyspark::SourceModel& m, const pyspark::Chain& chain, std::string_view text) {
+  if (chain.function.empty()) return false;
+  const pyspark::Chain* origin = chain.origin();
+  const pyspark::FunctionInfo* f = m.function(chain.function);
+  if (origin->root_is_call || f == nullptr ||
+      std::find(f->params.begin(), f->params.end(), origin->root.view()) == f->params.end())
+    return false;
+  if (chain.pos.start_byte > text.size()) return false;
+  const std::size_t line = text.rfind('\n', chain.pos.start_byte == 0 ? 0 : chain.pos.start_byte - 1);
+  std::string_view before = text.substr(line == std::string_view::npos ? 0 : line + 1);
+  before.remove_prefix(std::min(before.size(), before.find_first_not_of(" \t")));
+  return before.starts_with("return ") || before.starts_with("return(");
+}
+
 }  // namespace
 
 void check_collect_large(SourceContext& ctx) {
@@ -108,6 +125,9 @@ void check_collect_large(SourceContext& ctx) {
       // read and collects it on purpose (lookup tables, code lists and configuration are read whole).
       // In a notebook the rows are in front of the author, who sees what each cell returns. Not reported.
       if ((rows.rows == pyspark::Rows::large && !rows.multiplied) || rows.keyed || is_notebook(m)) continue;
+      // A conversion helper that hands its parameter's rows back (`def to_pandas(df): return
+      // df.toPandas()`): collecting is what it is for, and its callers choose the rows. Not reported.
+      if (returns_parameter_rows(m, chain, ctx.cell_text(chain.cell))) continue;
       // Where the data comes from is not in sight (a parameter, a helper of another module): advice.
       const std::string source = rows.why.empty() ? std::string() : " of " + rows.why;  // what the code shows
       auto& d = ctx.report(chain.cell, l.name_pos,
