@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -53,7 +54,9 @@ of it (writes, counts, collects), or one action in a loop; when the other uses a
 reads it twice within one query (a self-join, a union of two filters of it: Spark reuses an
 identical shuffle inside a query), it is an `info`. An action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up, and uses on an error path (a
-branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway. A
+branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway;
+nor do uses after a module-level `dbutils.notebook.exit(...)` or `sys.exit()` (outside any branch or
+loop): they never run. A
 function of the file that the DataFrame is passed to counts with the actions it runs on that
 parameter (`def check(t): assert t.count() > 0` called as `check(df)` is one `count()` of `df`);
 the lineage of a DataFrame parameter itself is not reported (the caller may have cached it); a
@@ -170,6 +173,13 @@ bool runs_before(const Action& a, const Chain& point) {
 class Graph {
  public:
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
+    // Where the program ends for sure: a module-level `dbutils.notebook.exit(...)` or `sys.exit()`
+    // outside any branch or loop. What comes after it never runs.
+    for (const auto& c : m.chains)
+      if (ends_program(c)) {
+        exit_at_ = {c.cell, c.pos.start_byte};
+        break;
+      }
     // The uses of each chain, grouped by the chain used (by its index in the model's list), each
     // group in the order the uses were found: counted, then placed (no sort, no search).
     const std::size_t n = m.chains.size();
@@ -211,6 +221,7 @@ class Graph {
   [[nodiscard]] std::optional<Action> action(const Chain& c) const {
     // On an error path (a branch that raises, an except clause) it runs when the job failed anyway.
     if (c.on_error_path) return std::nullopt;
+    if (std::make_pair(c.cell, c.pos.start_byte) > exit_at_) return std::nullopt;  // never reached
     if (c.root_is_call &&
         (c.root == "display" || (c.root.size() > 8 && c.root.substr(c.root.size() - 8) == ".display")))
       return Action{&c, nullptr};
@@ -564,7 +575,15 @@ class Graph {
     return false;
   }
 
+  static bool ends_program(const Chain& c) {
+    if (!c.function.empty() || !c.branches.empty() || c.in_loop || c.links.empty() || !c.links.back().is_call ||
+        c.links.back().name != "exit")
+      return false;
+    if (c.root == "sys" && c.links.size() == 1) return true;
+    return c.root == "dbutils" && c.links.size() == 2 && c.links.front().name == "notebook";
+  }
   const pyspark::SourceModel& m_;
+  std::pair<int, std::uint32_t> exit_at_{std::numeric_limits<int>::max(), 0};
   mutable std::string lowered_;  // the file's cells, lower case (view_cached reads it)
   // f(used chain, the chain that uses it): a chain uses the chain its root is bound to and the
   // chains of its arguments (`df.groupBy(df.columns)`: an argument that only reads metadata computes
