@@ -22,7 +22,9 @@ extern const RuleInfo kMissingBroadcast{"SPK102",
                                         R"md(## What it does
 Finds `SortMergeJoin` and `ShuffledHashJoin` where one side is known to be small: its
 `Statistics(sizeInBytes=...)` is at or under the broadcast threshold, it is a `LocalTableScan`
-(data from the driver), or a `Range` of few rows. Only a side that the join type lets Spark broadcast
+(data from the driver), or a `Range` of few rows; not when the other side is rows of the driver
+too (a shuffle of a few rows costs nothing), nor when the other side's shuffle is the code's own
+`repartition(...)` (the join reads it; a broadcast would not remove it). Only a side that the join type lets Spark broadcast
 counts (the right side of a left outer / semi / anti join, the left side of a right outer join, either
 side of an inner join). In an AQE plan that is not final, the join may still become a broadcast join
 at runtime: the finding says so and is reported as `info`.
@@ -112,6 +114,19 @@ SideSize side_size(const PlanNode* side, double threshold) {
   return {};
 }
 
+// Whether the first shuffle of `side` is the code's own repartition (`repartition(n, col)`): the
+// join reads that partitioning, and a broadcast of the other side would not remove it.
+bool repartitioned_by_code(const PlanNode* side) {
+  for (const PlanNode* n = side; n != nullptr; n = n->children.size() == 1 ? n->children.front() : nullptr) {
+    if (n->kind == OpKind::shuffle_exchange) {
+      const auto* x = n->as<plan::ExchangeInfo>();
+      return x != nullptr && x->origin.starts_with("REPARTITION_BY");
+    }
+    if (!is_pass_through(*n)) return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_missing_broadcast(PlanContext& ctx) {
@@ -129,6 +144,10 @@ void check_missing_broadcast(PlanContext& ctx) {
     const char* which = right.small ? "right" : "left";
     const SideSize& s = right.small ? right : left;
     if (!s.small) continue;
+    // Both sides rows of the driver: a shuffle of a few rows costs nothing worth a change. The other
+    // side shuffled by the code's own repartition: that shuffle stays, broadcast or not.
+    const PlanNode* other = right.small ? j->children[0] : j->children[1];
+    if ((held_by_driver(*j->children[0]) && held_by_driver(*j->children[1])) || repartitioned_by_code(other)) continue;
     AqeState aqe = aqe_state(*j);
     std::string msg =
         fmt::format("{} shuffles both sides although the {} side is small ({})", ji->strategy, which, s.why);

@@ -50,9 +50,19 @@ Diagnostic& PlanContext::report(const PlanNode& at, std::string message, std::st
   return out_.back();
 }
 
+namespace {
+constexpr std::int64_t kTiny = 10000;  // rows: a plan's input of this many or fewer is cheap to process
+}  // namespace
+
+bool held_by_driver(const PlanNode& side) {
+  if (side.kind == OpKind::reused_exchange || side.kind == OpKind::subquery) return false;
+  if (side.children.empty())
+    return side.kind == OpKind::local_table_scan || (side.stats.row_count && *side.stats.row_count <= kTiny);
+  return std::all_of(side.children.begin(), side.children.end(), [](const PlanNode* c) { return held_by_driver(*c); });
+}
+
 void PlanContext::drop_when_tiny(std::size_t first) {
   if (first >= out_.size()) return;
-  constexpr std::int64_t kTiny = 10000;
   bool counted = false;
   for (const PlanNode* n : physical_nodes()) {
     if (!n->children.empty() || n->kind == OpKind::reused_exchange || n->kind == OpKind::subquery) continue;

@@ -54,6 +54,10 @@ class PlanContext {
   mutable std::optional<std::vector<const plan::PlanNode*>> physical_nodes_;
 };
 
+// Whether every input under `side` is rows built on the driver: a `LocalTableScan`, or a `Range` (or
+// any leaf) counted at 10,000 rows or fewer. Work on such rows alone is cheap however it is planned.
+bool held_by_driver(const plan::PlanNode& side);
+
 // Severity follows the sizes a plan shows (cost mode, AQE statistics): work on less than this is a
 // task's worth and not worth a finding; a finding where the plan shows no size is advice (an info
 // that says what is not shown).
