@@ -26,7 +26,8 @@ The advice follows the Spark version the plan's format shows (`planlint parse` p
 - 3.0 and 3.1 (or a plan whose markers allow them): AQE is off by default: an `info` suggestion.
 - Before 3.0 (no AQE), streaming queries (AQE does not apply), plans without shuffles: nothing.
 A plan whose partition count was chosen by hand gets one finding from `hardcoded-shuffle-partitions`
-instead (it says AQE is off), never two for one cause.
+instead (it says AQE is off), never two for one cause (and none when the counts are 8 or fewer with no
+volume shown: a local or test session's setting).
 
 In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.set`,
 `SparkSession.builder.config` (also `config(map={...})`), `SparkConf().set` / `setAll([...])`,

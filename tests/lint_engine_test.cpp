@@ -104,12 +104,12 @@ TEST_CASE("tolerated shuffle partition counts are not reported in plans", "[engi
   std::string plan =
       "== Physical Plan ==\n"
       "*(2) HashAggregate(keys=[k#1], functions=[count(1)])\n"
-      "+- Exchange hashpartitioning(k#1, 8), ENSURE_REQUIREMENTS, [plan_id=15]\n"
+      "+- Exchange hashpartitioning(k#1, 64), ENSURE_REQUIREMENTS, [plan_id=15]\n"
       "   +- *(1) LocalTableScan [k#1]\n";
   LintOptions o;
   o.select = {"hardcoded-shuffle-partitions"};
   CHECK(lint_plan_text("p.plan", plan, o).diagnostics.size() == 1);
-  o.tolerated_shuffle_partitions = {8};
+  o.tolerated_shuffle_partitions = {64};
   CHECK(lint_plan_text("p.plan", plan, o).diagnostics.empty());
 }
 
