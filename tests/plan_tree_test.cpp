@@ -151,6 +151,14 @@ TEST_CASE("a numbered operator without details in a formatted plan is an error",
   CHECK_THAT(d.errors[0].message, Catch::Contains("(2) Project has no details block"));
 }
 
+TEST_CASE("a details block missing before the last printed one is how the engine printed it", "[tree]") {
+  // Blocks come in number order: (1) missing while (2) is printed is not a paste cut short.
+  auto d = parse_document("* Project (2)\n+- NativeScan (1)\n\n(2) Project\nOutput: []\n", "t");
+  CHECK(d.errors.empty());
+  REQUIRE(d.plans.size() == 1);
+  CHECK(root_of(d).children.size() == 1);
+}
+
 TEST_CASE("a trailing number is an argument when the plan is not formatted", "[tree]") {
   auto d = parse_document("Project [a#1]\n+- Range (0, 10, step=1, splits=2)\n+- WholeStageCodegen (4)\n", "t");
   const auto& r = root_of(d);
