@@ -4,7 +4,6 @@
 #include "lint/plan_context.hpp"
 #include "lint/shuffle_counts.hpp"
 #include "lint/source_context.hpp"
-#include "util/name_set.hpp"
 
 namespace planlint::rules {
 
@@ -126,12 +125,6 @@ void check_aqe_disabled(PlanContext& ctx) {
 }
 
 namespace {
-// DataFrame methods that plan a shuffle (an exchange) when AQE could re-plan it.
-const util::NameSet kShuffling{"join",      "crossJoin",       "groupBy",           "groupby", "rollup",
-                               "cube",      "distinct",        "dropDuplicates",    "orderBy", "sort",
-                               "intersect", "subtract",        "exceptAll",         "over",    "repartition",
-                               "agg",       "drop_duplicates", "repartitionByRange"};
-
 // Whether the file's own code (not its tests) runs a shuffle: a DataFrame method that plans one, or
 // SQL text that joins, groups, sorts or uses a window.
 bool file_shuffles(const pyspark::SourceModel& m) {
@@ -139,7 +132,7 @@ bool file_shuffles(const pyspark::SourceModel& m) {
     if (in_test_code(m, c)) continue;
     for (const auto& l : c.links) {
       if (!l.is_call) continue;
-      if (kShuffling.contains(l.name.view()) && l.on == pyspark::Link::On::dataframe) return true;
+      if (plans_shuffle(l.name.view()) && l.on == pyspark::Link::On::dataframe) return true;
       if (l.name.view() != "sql" || l.args.empty()) continue;
       std::string q(l.args.begin()->value.text());
       for (char& ch : q) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

@@ -103,10 +103,6 @@ namespace {
 using pyspark::Chain;
 using pyspark::Link;
 
-const util::NameSet kShuffles{
-    "groupBy",         "groupby",   "agg",          "join",        "crossJoin",          "distinct", "dropDuplicates",
-    "drop_duplicates", "orderBy",   "sort",         "repartition", "repartitionByRange", "rollup",   "cube",
-    "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
 const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
 const util::NameSet kTempViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
@@ -323,7 +319,7 @@ class Graph {
       }
       if (l.name == "readStream") streaming = true;
       if (kReads.count(l.name) != 0) read = true;
-      if (kShuffles.count(l.name) != 0) shuffles = true;
+      if (plans_shuffle(l.name.view())) shuffles = true;
       for (const auto& a : l.args)
         if (is_python_udf_call(m_, a.value)) shuffles = true;  // a UDF: costly like a shuffle
     }
@@ -337,7 +333,7 @@ class Graph {
           cached = cached || caches(*r);
           for (const auto& s : r->pipeline()) {
             read = read || kReads.count(s.link->name) != 0;
-            shuffles = shuffles || kShuffles.count(s.link->name) != 0;
+            shuffles = shuffles || plans_shuffle(s.link->name.view());
             streaming = streaming || s.link->name == "readStream";
           }
         }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "util/name_set.hpp"
+
 namespace planlint::lint {
 
 Diagnostic& SourceContext::report(int cell, const pyspark::Pos& pos, std::string message) {
@@ -140,6 +142,14 @@ std::string quote_names(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + ("`" + n + "`");
   return out;
+}
+
+bool plans_shuffle(std::string_view method) {
+  static const util::NameSet kShuffles{
+      "groupBy",         "groupby",   "agg",          "join",        "crossJoin",          "distinct", "dropDuplicates",
+      "drop_duplicates", "orderBy",   "sort",         "repartition", "repartitionByRange", "rollup",   "cube",
+      "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
+  return kShuffles.contains(method);
 }
 
 bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain) {

@@ -89,6 +89,10 @@ std::string functions_spelling(const pyspark::SourceModel& m, std::string_view f
 // afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
 bool carried_across_turns(const pyspark::Chain& chain);
 
+// Whether a DataFrame method plans a shuffle (an exchange): joins, aggregations, distinct, sorts,
+// repartitions, set operations, windows (`over`).
+bool plans_shuffle(std::string_view method);
+
 // Whether the chain is test code: in a function named test*, or in a file that pytest collects
 // (test_*.py, *_test.py, conftest.py) or under a tests/ or test/ folder. Tests run on fixtures they
 // build: the volume rules say nothing there.
