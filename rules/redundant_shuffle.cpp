@@ -32,7 +32,8 @@ steps too) and the `StateStoreRestore` / `StateStoreSave` steps of a streaming a
 DISTINCT on `(a, b)` followed by a GROUP BY `a` needs both shuffles and is not reported.
 
 In PySpark source: `repartition(...)` on keys right before a `groupBy`, `join`, `distinct` or
-`dropDuplicates` that shares a key with it (not before a join it already satisfies: pre-partitioning);
+`dropDuplicates` that shares a key with it (not before a join it already satisfies: pre-partitioning; nor before a
+grouped map on its keys, `groupBy(k).applyInPandas(...)`, which has no partial aggregate to lose);
 a `repartition(n)` without keys straight before one of them (round robin serves no key; not
 `repartition(1)`, nor before a broadcast join); and, as an `info`, a global sort (`orderBy`, `sort`)
 straight before a `repartition` that loses its order (a sort under a join or an aggregate is removed
@@ -217,6 +218,14 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
         return std::find(keys2.begin(), keys2.end(), k) != keys2.end();
       });
       if (satisfies && m == "join") continue;
+      // A grouped map (`groupBy(k).applyInPandas(...)`, `.apply(...)`, `.cogroup(...)`) has no partial
+      // aggregate: it moves every row by k anyway, and a repartition by k is the shuffle it reuses.
+      if (satisfies && (m == "groupBy" || m == "groupby") && i + 1 < pipeline.size()) {
+        const std::string_view next = pipeline[i + 1].link->name.view();
+        if (next == "applyInPandas" || next == "apply" || next == "cogroup" || next == "applyInArrow" ||
+            next == "flatMapGroupsInPandas")
+          continue;
+      }
       if (!reported.insert({first->chain->cell, first->link->name_pos.start_byte}).second) continue;
       std::string message = satisfies && !all_columns
                                 ? "`repartition` on " + quote_names(shared) + " right before `" + m +
