@@ -20,8 +20,8 @@ Finds `df.toPandas()` and `spark.createDataFrame(pdf)` of a pandas DataFrame (`p
 written out in the code, directly or through a name bound once to a literal list or dict) in a file where
 `spark.sql.execution.arrow.pyspark.enabled` (or the Spark 2 name `spark.sql.execution.arrow.enabled`)
 is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
-SQL `SET`, anywhere in the file or in a project module it imports (the session builder of the
-project). A setting whose value is not a literal counts as enabled.
+SQL `SET`, anywhere in the file or in a project module it imports, directly or through other
+project modules (the session builder of the project). A setting whose value is not a literal counts as enabled.
 
 An `info`: row-by-row conversion costs in proportion to the rows, and the code does not show how
 many there are (a join of tables read whole is as often a few thousand rows for a chart as a large

@@ -54,6 +54,8 @@ const Chain* Chain::origin() const {
 }
 
 bool sets_arrow(const SourceModel& m) {
+  // A module that imports the project's session builder hands its Arrow setting on to its own users.
+  if (m.imports_arrow) return true;
   return std::any_of(m.settings.begin(), m.settings.end(), [](const ConfSetting& s) {
     if (s.key != "spark.sql.execution.arrow.pyspark.enabled" && s.key != "spark.sql.execution.arrow.enabled")
       return false;
