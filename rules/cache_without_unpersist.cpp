@@ -22,7 +22,11 @@ extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
                                              Impact::low,
                                              R"md(## What it does
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
-`.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either).
+`.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either). Released
+also counts: a call of a helper named for it (`unpersist_if_exists(df)`), and a DataFrame added to a
+collection (`self.cached.append(df)`, `.extend([a, b])`) that a loop releases (`for d in self.cached:
+d.unpersist()`). A `persist(...)` whose argument is not a `StorageLevel` (`persist(level=...)`,
+`persist(PersistenceLevel.READER)`) is another library's method and is not read as a cache.
 Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
 as binding `x`.
 
@@ -253,16 +257,83 @@ bool called_in_file(const pyspark::SourceModel& m, std::string_view name) {
 
 }  // namespace
 
+namespace {
+// The names (and `self.x` attributes) an expression's text mentions: `[a, b]`, `df`, `self.x`.
+std::vector<std::string> names_in(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  auto id = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '.'; };
+  while (i < text.size()) {
+    if (!id(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && id(text[j])) ++j;
+    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) out.emplace_back(text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+// The collection a `for` loop walks, as written (`for df in self.cached:` gives "self.cached"; a
+// dict's `.values()` is the dict), read from the loop's line.
+std::optional<std::string> loop_collection(const pyspark::SourceModel& m, const pyspark::Loop& loop) {
+  std::string_view text = m.cell(loop.cell).text;
+  if (loop.pos.start_byte >= text.size()) return std::nullopt;
+  std::string_view line = text.substr(loop.pos.start_byte);
+  line = line.substr(0, line.find('\n'));
+  const std::size_t in = line.find(" in ");
+  const std::size_t colon = line.rfind(':');
+  if (!line.starts_with("for ") || in == std::string_view::npos || colon == std::string_view::npos || colon < in)
+    return std::nullopt;
+  std::string_view from = line.substr(in + 4, colon - in - 4);
+  while (!from.empty() && from.back() == ' ') from.remove_suffix(1);
+  for (std::string_view tail : {".values()", ".items()", ".keys()"})
+    if (from.ends_with(tail)) from.remove_suffix(tail.size());
+  return from.empty() ? std::nullopt : std::optional<std::string>(from);
+}
+
+}  // namespace
+
 void check_cache_without_unpersist(SourceContext& ctx) {
   const auto& m = ctx.model();
   std::set<std::string> released;
   bool clear_all = false;
+  // A helper that says it releases its argument (`unpersist_if_exists(df)`, `uncache(df)`).
+  auto releasing_call = [](const pyspark::Chain& c) {
+    return c.root_is_call && c.links.empty() &&
+           (c.root.view().find("unpersist") != std::string_view::npos ||
+            c.root.view().find("uncache") != std::string_view::npos);
+  };
+  // Collections whose every element is released by a loop (`for df in self.cached: df.unpersist()`).
+  std::set<std::string, std::less<>> released_collections;
   for (const auto& c : m.chains) {
     for (const auto& l : c.links) {
       if (l.name == "unpersist" && !c.root_is_call) released.emplace(c.root);
       if (l.name == "clearCache") clear_all = true;
     }
+    if (releasing_call(c))
+      for (const auto& a : c.root_args) released.emplace(std::string(a.value.text()));
+    const bool releases =
+        releasing_call(c) || (!c.root_is_call && !c.links.empty() && c.links.back().name == "unpersist");
+    if (releases && c.in_loop && c.loop >= 1 && c.loop <= static_cast<int>(m.loops.size()))
+      if (auto from = loop_collection(m, m.loops[static_cast<std::size_t>(c.loop - 1)]))
+        released_collections.emplace(*from);
   }
+  // Handed to a collection that such a loop releases (`self.cached.append(df)`, `.extend([a, b])`).
+  if (!released_collections.empty())
+    for (const auto& c : m.chains)
+      for (std::size_t i = 0; i < c.links.size(); ++i) {
+        const pyspark::Link& l = c.links[i];
+        if (!l.is_call || (l.name != "append" && l.name != "extend" && l.name != "add") || l.args.empty()) continue;
+        const std::string collection =
+            i == 0 ? std::string(c.root_expr.text)
+                   : std::string(ctx.cell_text(c.cell).substr(
+                         c.links[i - 1].expr_pos.start_byte,
+                         c.links[i - 1].expr_pos.end_byte - c.links[i - 1].expr_pos.start_byte));
+        if (released_collections.count(collection) == 0) continue;
+        for (const auto& name : names_in(l.args[0].value.text())) released.emplace(name);
+      }
   if (clear_all) return;
   std::optional<Ending> ending;
   for (const auto& c : m.chains) {
@@ -270,6 +341,16 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     const pyspark::Link& last = c.links.back();
     // `self.cache["trend"]`: an attribute named cache, not a call of it.
     if ((last.name != "cache" && last.name != "persist") || !last.is_call) continue;
+    // DataFrame.persist takes a StorageLevel: `persist(level=...)` or `persist(PersistenceLevel.READER)`
+    // is another library's method of the same name.
+    if (last.name == "persist" && !last.args.empty()) {
+      const pyspark::Arg& a = last.args[0];
+      const std::string_view v = a.value.text();
+      const bool other_keyword = !a.keyword.empty() && a.keyword != "storageLevel";
+      const bool other_level =
+          v.find('.') != std::string_view::npos && v.find("StorageLevel") == std::string_view::npos;
+      if (other_keyword || other_level) continue;
+    }
     if (c.root_is_call && c.is_rdd && !c.rdd_of_dataframe) continue;
     // A few literal rows or a limit(5) hold next to no executor memory.
     auto pipeline = c.pipeline();
