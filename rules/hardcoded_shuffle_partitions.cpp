@@ -30,8 +30,7 @@ setting: Spark's own test suites use 4 and 5).
 
 PySpark source: a literal count set with `spark.conf.set`, `builder.config` (also `map={...}`),
 `SparkConf().set`/`setAll`, `setConf` or SQL `SET` (also `%sql` and `%scala` cells), literally or
-through module constants; not 200, not `"auto"`, not 8 or fewer in a file that reads no stream (fewer
-partitions than any cluster's cores: a one-machine or demo session's setting), not with a `local[...]` master, not in test code
+through module constants; not 200, not `"auto"`, not with a `local[...]` master, not in test code
 and not in a branch that selects a local or test run (`if mode == "local":`, `if is_test:`): a small
 count is the right tuning for one machine. A warning when the file also turns AQE off (then the count
 is every shuffle's); otherwise an `info`: AQE coalesces the partitions of each stage, and whether
@@ -154,16 +153,6 @@ void check_hardcoded_shuffle_partitions(PlanContext& ctx) {
   by_evidence(d, s);
 }
 
-namespace {
-// Whether the file reads a stream (`spark.readStream`): a streaming aggregation's partition count is
-// fixed into its state store at the first run, however small.
-bool streams(const pyspark::SourceModel& m) {
-  return std::any_of(m.chains.begin(), m.chains.end(), [](const pyspark::Chain& c) {
-    return std::any_of(c.links.begin(), c.links.end(), [](const pyspark::Link& l) { return l.name == "readStream"; });
-  });
-}
-}  // namespace
-
 // Source: a literal spark.sql.shuffle.partitions in spark.conf.set, SparkSession.builder.config, SparkConf().set or SQL
 // SET.
 void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
@@ -176,10 +165,8 @@ void check_hardcoded_shuffle_partitions_source(SourceContext& ctx) {
     long long v = std::strtoll(s.value.c_str(), &end, 10);
     // "auto" (Databricks' auto-optimized shuffle) is not a count; 200 is Spark's own default.
     if (end == s.value.c_str() || *end != '\0' || v == 200) continue;
-    // A local session has its cores and nothing else: a small count is the right tuning there. So is
-    // a handful of partitions anywhere (8 or fewer: fewer than any cluster's cores): a one-machine,
-    // Community Edition or demo session's setting.
-    if (ctx.model().local_master || s.local_branch || (v >= 1 && v <= 8 && !streams(ctx.model()))) continue;
+    // A local session has its cores and nothing else: a small count is the right tuning there.
+    if (ctx.model().local_master || s.local_branch) continue;
     // A test's session runs fixtures: its settings tune nothing that runs in production.
     if (in_test_code(ctx.model(), s.function)) continue;
     bool tolerated = end != s.value.c_str() && std::find(ctx.options().tolerated_shuffle_partitions.begin(),
