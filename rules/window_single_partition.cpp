@@ -1,6 +1,7 @@
 // window-single-partition: a Window fed by Exchange SinglePartition (a window without partitionBy).
 #include <cctype>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -27,7 +28,8 @@ window was defined with `Window.orderBy(...)` and no `partitionBy(...)`. A warni
 the exchange moves 128 MiB or more (cost mode, AQE statistics), nothing when it shows less, an `info`
 when it shows no size.
 
-In PySpark source: `Window.orderBy(...)` without `partitionBy(...)`, or with an empty one or only
+In PySpark source: `Window.orderBy(...)` (also reached through the module, `pyspark.sql.Window`)
+without `partitionBy(...)`, or with an empty one or only
 constants (`partitionBy()`, `partitionBy(F.lit(1))`); and a window in a query's text without
 `PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`, `selectExpr(...)`,
 `F.expr(...)`), an `info`. A warning when the file uses it
@@ -219,10 +221,17 @@ void check_window_single_partition_source(SourceContext& ctx) {
   for (const auto& chain : m.chains) {
     if (chain.root_is_call || chain.bound != nullptr) continue;
     const std::string_view q = m.qualify(chain.root, buffer);
-    if (q != "Window" && q != "pyspark.sql.Window" && q != "pyspark.sql.window.Window") continue;
+    // `Window`, as imported, or reached through a module's attributes (`pyspark.sql.Window`,
+    // `pyspark.Window`): the spec's links start after it.
+    std::size_t first = 0;
+    if (q != "Window" && !q.ends_with(".Window")) {
+      while (first < chain.links.size() && !chain.links[first].is_call && chain.links[first].name != "Window") ++first;
+      if (first == chain.links.size() || chain.links[first].is_call || chain.links[first].name != "Window") continue;
+      ++first;
+    }
     const pyspark::Link* order = nullptr;
     bool partitioned = false;
-    for (const auto& l : chain.links) {
+    for (const auto& l : std::span(chain.links.begin() + first, chain.links.end())) {
       // `partitionBy()` with no key, or only constants (`partitionBy(F.lit(1))`): one partition still.
       if (l.name == "partitionBy")
         for (const auto& a : l.args) {

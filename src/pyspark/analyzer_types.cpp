@@ -433,6 +433,9 @@ void Analyzer::classify(Chain& c) {
   const std::string_view root = m_.qualify(c.root, qualify_buffer_);
   bool window = root == "Window" || (root.size() > 7 && root.substr(root.size() - 7) == ".Window") ||
                 (b != nullptr && b->window_spec);
+  // `pyspark.sql.Window.orderBy(...)`: Window reached through a module's attributes.
+  for (std::size_t i = 0; !window && i < c.links.size() && !c.links[i].is_call; ++i)
+    window = c.links[i].name == "Window" && !c.root_is_call;
   if (window) {
     c.window_spec = true;
     c.is_dataframe = false;
