@@ -371,6 +371,9 @@ void Analyzer::handle_assignment(Node n, int depth) {
   if (is<"identifier">(left)) {
     std::string name = text(left);
     note_constant(name, right, depth);
+    // `udf = F.udf`, `Window = pyspark.sql.Window`: a name for one of PySpark's, as an import makes.
+    if (is<"attribute">(right) && open_scopes_ == 0)
+      if (const std::string q = m_.qualify(text(right)); q.starts_with("pyspark.")) m_.set_import(name, q);
     // `query = f"SELECT ..."` then `spark.sql(query)`: the text a name holds, for what reads it.
     if (is<"string">(right) || is<"concatenated_string">(right))
       texts_.insert_or_assign(name, std::make_pair(cell_->number, right));
