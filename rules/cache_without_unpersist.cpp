@@ -44,7 +44,7 @@ transform, a dbt Python model `model(dbt, session)`, a Delta Live Tables table) 
 DataFrame made from the cache, which the framework computes once before the build ends, unless a later
 cache in it is made from this one (this one could go once that one is filled); test code (a fixture's
 rows); and a `cache()` of what is cached already (reported where it was made). `name.cache()` as a
-statement caches what `name` holds: what reads `name` afterwards reads the cache. A cache made in
+statement (also `name.cache().count()`, the materialising idiom) caches what `name` holds: what reads `name` afterwards reads the cache. A cache made in
 a loop (each turn's stays while the next turns run) and a notebook's that does not stop its session
 (the session outlives the notebook) are reported.
 
@@ -338,7 +338,16 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   std::optional<Ending> ending;
   for (const auto& c : m.chains) {
     if (c.links.empty() || (c.root_is_call && c.assigned_to.empty())) continue;
-    const pyspark::Link& last = c.links.back();
+    // `df.cache().count()` as a statement (the materialising idiom) caches what `df` holds, as
+    // `df.cache()` does: the cache link, and then only actions.
+    const bool materialised = c.assigned_to.empty() && !c.root_is_call && c.links.size() >= 2 && c.links[0].is_call &&
+                              is_cache(c.links[0]) &&
+                              std::all_of(c.links.begin() + 1, c.links.end(), [](const pyspark::Link& l) {
+                                return l.is_call && (l.name == "count" || l.name == "first" || l.name == "take" ||
+                                                     l.name == "head" || l.name == "collect" || l.name == "show");
+                              });
+    const pyspark::Link& last = materialised ? c.links[0] : c.links.back();
+    const std::size_t own_links = materialised ? 1 : c.links.size();
     // `self.cache["trend"]`: an attribute named cache, not a call of it.
     if ((last.name != "cache" && last.name != "persist") || !last.is_call) continue;
     // DataFrame.persist takes a StorageLevel: `persist(level=...)` or `persist(PersistenceLevel.READER)`
@@ -354,13 +363,13 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     if (c.root_is_call && c.is_rdd && !c.rdd_of_dataframe) continue;
     // A few literal rows or a limit(5) hold next to no executor memory.
     auto pipeline = c.pipeline();
-    if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, pipeline.size() - 1).rows)) continue;
-    std::string name = !c.assigned_to.empty() ? std::string(c.assigned_to)
-                                              : (c.links.size() == 1 ? std::string(c.root) : std::string());
+    const std::size_t cache_at = pipeline.size() - (materialised ? c.links.size() : 1);
+    if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, cache_at).rows)) continue;
+    std::string name =
+        !c.assigned_to.empty() ? std::string(c.assigned_to) : (own_links == 1 ? std::string(c.root) : std::string());
     if (name.empty() || released.count(name) != 0) continue;
     // cache() of what is cached already is the same cache (reported where it was first made).
-    if (c.links.size() == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back()))
-      continue;
+    if (own_links == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back())) continue;
     // A test's cache holds its fixture's few rows until the test session ends.
     if (in_test_code(m, c)) continue;
     // Nothing runs after the last use before the application ends (the end of a script, or a
@@ -368,7 +377,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // needs. (A notebook's session outlives the notebook unless it stops it; in a loop, each turn's
     // cache stays while the next turns run.)
     // `name.cache()` as a statement caches the DataFrame `name` holds: what reads it reads the cache.
-    const pyspark::Chain* cached = c.assigned_to.empty() && c.links.size() == 1 && c.bound != nullptr ? c.bound : &c;
+    const pyspark::Chain* cached = c.assigned_to.empty() && own_links == 1 && c.bound != nullptr ? c.bound : &c;
     if (!c.in_loop) {
       if (!ending) {
         ending.emplace();
