@@ -131,7 +131,7 @@ std::vector<std::string> write_path_words(const std::vector<pyspark::Step>& pipe
     if (path == nullptr) continue;
     if (auto literal = path->string_value(); literal && path->text().find('{') == std::string_view::npos) {
       if ((*literal).size() >= 4) words.emplace_back(*literal);
-      continue;
+      if (path->kind() != "identifier") continue;  // a name bound to the path: the name is used too
     }
     const std::string_view t = path->text();
     for (std::size_t i = 0; i < t.size();) {

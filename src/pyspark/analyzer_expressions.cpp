@@ -320,7 +320,14 @@ Expr Analyzer::make_expr(Node n, int depth) {
       e.set_chain(build_chain(n, depth + 1));
       break;
     case kIdentifierExpr:
-      if (auto it = bindings_.find(e.text()); it != bindings_.end()) e.set_chain(it->second);
+      if (auto it = bindings_.find(e.text()); it != bindings_.end() && it->second != nullptr) {
+        e.set_chain(it->second);
+      } else if (auto k = constants_.find(e.text()); k != constants_.end()) {
+        // A name bound once to a literal at module level (`INFER = "inferSchema"`) stands for it.
+        e.set_string_value(k->second.string_value());
+        e.set_int_value(k->second.int_value());
+        if (auto b = k->second.bool_value()) e.set_bool_value(*b);
+      }
       break;
     default:
       break;
