@@ -22,7 +22,8 @@ extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
                                              Impact::low,
                                              R"md(## What it does
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
-`.unpersist()` in the same file or notebook (and no `spark.catalog.clearCache()` either). Released
+`.unpersist()` in the same file or notebook (nor released by a `spark.catalog.clearCache()` or SQL
+`CLEAR CACHE` after it). Released
 also counts: a call of a helper named for it (`unpersist_if_exists(df)`), and a DataFrame added to a
 collection (`self.cached.append(df)`, `.extend([a, b])`) that a loop releases (`for d in self.cached:
 d.unpersist()`). A `persist(...)` whose argument is not a `StorageLevel` (`persist(level=...)`,
@@ -39,7 +40,8 @@ file's module level), and, for a cache in a function of a script, where the func
 every call of it in the file (none in a loop) is followed by nothing either. Also not reported: a function that returns the cached DataFrame,
 or an instance of a class made with it (`return Graph(vertices, edges)`), and is not called in the file
 (its callers, elsewhere, own the cache; a method named like a DataFrame's, `cache`, is called by
-`self.cache()` only); a framework's entry point (a Foundry
+`self.cache()` only), also when the function caches a name as a statement and then returns it
+(`df.cache().count()` then `return df`); a framework's entry point (a Foundry
 transform, a dbt Python model `model(dbt, session)`, a Delta Live Tables table) that returns a
 DataFrame made from the cache, which the framework computes once before the build ends, unless a later
 cache in it is made from this one (this one could go once that one is filled); test code (a fixture's
@@ -275,6 +277,38 @@ std::vector<std::string> names_in(std::string_view text) {
   }
   return out;
 }
+// Whether the function around `c` has a `return name` (alone, or first of a tuple) after c.
+bool returns_name_after(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string_view name) {
+  const pyspark::FunctionInfo* f = m.function(c.function);
+  if (f == nullptr) return false;
+  const std::string_view text = m.cell(c.cell).text;
+  if (f->body.data() < text.data() || f->body.data() + f->body.size() > text.data() + text.size()) return false;
+  const std::size_t begin =
+      std::max<std::size_t>(c.pos.end_byte, static_cast<std::size_t>(f->body.data() - text.data()));
+  const std::size_t end = static_cast<std::size_t>(f->body.data() - text.data()) + f->body.size();
+  for (std::size_t at = text.find("return", begin); at != std::string_view::npos && at < end;
+       at = text.find("return", at + 1)) {
+    std::string_view rest = text.substr(at + 6, std::min(end, text.size()) - at - 6);
+    rest = rest.substr(0, rest.find('\n'));
+    rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t(")));
+    if (rest.starts_with(name) &&
+        (rest.size() == name.size() || std::string_view(" ,)\r#").find(rest[name.size()]) != std::string_view::npos))
+      return true;
+  }
+  return false;
+}
+
+// Whether SQL text holds a `CLEAR CACHE` statement (any case, any spacing).
+bool clears_cache(std::string_view sql) {
+  std::string flat;
+  for (char ch : sql)
+    if (std::isspace(static_cast<unsigned char>(ch)) == 0 || (!flat.empty() && flat.back() != ' '))
+      flat += std::isspace(static_cast<unsigned char>(ch)) != 0
+                  ? ' '
+                  : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return flat.find("CLEAR CACHE") != std::string::npos;
+}
+
 // The collection a `for` loop walks, as written (`for df in self.cached:` gives "self.cached"; a
 // dict's `.values()` is the dict), read from the loop's line.
 std::optional<std::string> loop_collection(const pyspark::SourceModel& m, const pyspark::Loop& loop) {
@@ -298,7 +332,9 @@ std::optional<std::string> loop_collection(const pyspark::SourceModel& m, const 
 void check_cache_without_unpersist(SourceContext& ctx) {
   const auto& m = ctx.model();
   std::set<std::string> released;
-  bool clear_all = false;
+  // Where the caches are cleared (`spark.catalog.clearCache()`, `CLEAR CACHE`): each releases every
+  // cache made before it, none made after.
+  std::vector<std::pair<int, std::uint32_t>> clears;
   // A helper that says it releases its argument (`unpersist_if_exists(df)`, `uncache(df)`).
   auto releasing_call = [](const pyspark::Chain& c) {
     return c.root_is_call && c.links.empty() &&
@@ -310,7 +346,10 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   for (const auto& c : m.chains) {
     for (const auto& l : c.links) {
       if (l.name == "unpersist" && !c.root_is_call) released.emplace(c.root);
-      if (l.name == "clearCache") clear_all = true;
+      if (l.name == "clearCache") clears.emplace_back(c.cell, c.pos.start_byte);
+      // `spark.sql("CLEAR CACHE")`: the SQL form of clearCache().
+      if (l.name == "sql" && !l.args.empty() && clears_cache(l.args[0].value.text()))
+        clears.emplace_back(c.cell, c.pos.start_byte);
     }
     if (releasing_call(c))
       for (const auto& a : c.root_args) released.emplace(std::string(a.value.text()));
@@ -334,7 +373,14 @@ void check_cache_without_unpersist(SourceContext& ctx) {
         if (released_collections.count(collection) == 0) continue;
         for (const auto& name : names_in(l.args[0].value.text())) released.emplace(name);
       }
-  if (clear_all) return;
+  // A `%sql CLEAR CACHE` cell of a notebook.
+  for (const auto& cell : m.file->cells)
+    if (cell.language == pyspark::CellLanguage::sql && clears_cache(cell.text)) clears.emplace_back(cell.number, 0);
+  const auto cleared_later = [&](const pyspark::Chain& c) {
+    return std::any_of(clears.begin(), clears.end(), [&](const std::pair<int, std::uint32_t>& at) {
+      return at > std::make_pair(c.cell, c.pos.end_byte);
+    });
+  };
   std::optional<Ending> ending;
   for (const auto& c : m.chains) {
     if (c.links.empty() || (c.root_is_call && c.assigned_to.empty())) continue;
@@ -367,7 +413,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     if (pyspark::small_by_construction(pyspark::rows_before(m, pipeline, cache_at).rows)) continue;
     std::string name =
         !c.assigned_to.empty() ? std::string(c.assigned_to) : (own_links == 1 ? std::string(c.root) : std::string());
-    if (name.empty() || released.count(name) != 0) continue;
+    if (name.empty() || released.count(name) != 0 || cleared_later(c)) continue;
     // cache() of what is cached already is the same cache (reported where it was first made).
     if (own_links == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back())) continue;
     // A test's cache holds its fixture's few rows until the test session ends.
@@ -426,6 +472,11 @@ void check_cache_without_unpersist(SourceContext& ctx) {
                             });
           return r == &c || held || (f->framework_entry && reads_cache(r, cached, seen) && !superseded());
         }))
+      continue;
+    // `df.cache()` (or `df.cache().count()`) as a statement, then `return df` in the same function,
+    // not called in the file: the cache is handed to the callers elsewhere, as above.
+    if (cached != &c && !c.function.empty() && !c.in_loop && !called_in_file(m, c.function.view()) &&
+        returns_name_after(m, c, name))
       continue;
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +
