@@ -32,13 +32,13 @@ extern const RuleInfo kRecomputedLineage{"SPK503",
 Follows each named DataFrame to the actions that run it: `count()`, `collect()`, `toPandas()`,
 `first()` / `take()` / `head()` / `show()` / `display()` (only when the lineage shuffles: otherwise
 they read a few rows), `foreach`, and writes (`.write...save()`, `saveAsTable`, `insertInto`,
-`writeTo...`). When the lineage of a DataFrame is computed two or more times, because two actions
-use it (a `count()` to log progress, then a `write`; two writes), because one action reaches it
-twice (a union of two filters of it, a self-join, two joins of it), or because `randomSplit` hands
-out splits that each compute it (`train, test = df.randomSplit([0.8, 0.2])`, then an action on each), and nothing on the way caches
-it (`cache()`, `persist()`, `checkpoint()`, `localCheckpoint()`, also as a statement of its own, or a
-cached temporary view of it: `createOrReplaceTempView("v")` then `spark.catalog.cacheTable("v")` or
-`CACHE TABLE v`), the DataFrame where the uses fork is reported, with every use.
+`writeTo...`), also through a temporary view (`spark.sql("... FROM v")` of
+`df.createOrReplaceTempView("v")`). When the lineage of a DataFrame is computed two or more times
+(two actions use it; one action reaches it twice, by a union or a self-join; `randomSplit` hands out
+splits that each compute it) and nothing on the way caches it (`cache()`, `persist()`,
+`checkpoint()`, `localCheckpoint()`, also as a statement, or a cached temporary view of it:
+`spark.catalog.cacheTable("v")`, `CACHE TABLE v`), the DataFrame where the uses fork is reported,
+with every use.
 
 Only lineages that cost something count: a read of a table or files, a shuffle (join, groupBy,
 distinct, orderBy, repartition, window...) or a Python UDF; data built on the driver and queries
@@ -102,6 +102,8 @@ namespace {
 
 using pyspark::Chain;
 using pyspark::Link;
+
+bool identifier_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; }
 
 const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
@@ -596,7 +598,46 @@ class Graph {
       };
       for (const auto& l : c.links) args(l.args);
       if (c.root_is_call) args(c.root_args);
+      // `spark.sql("... FROM v ...")` or `spark.table("v")` of a temporary view registered before it
+      // (`df.createOrReplaceTempView("v")`): the query reads the DataFrame behind the view.
+      if (!m_.temp_views.empty())
+        for (const auto& l : c.links)
+          if (const pyspark::Chain* view = view_read(c, l))
+            // `df.createOrReplaceTempView("v")`: the reader uses df itself.
+            f(view->links.size() == 1 && view->bound != nullptr ? view->bound : view, &c);
     }
+  }
+  // The view registration (the latest before `reader`) whose rows link `l` of `reader` reads.
+  [[nodiscard]] const pyspark::Chain* view_read(const pyspark::Chain& reader, const pyspark::Link& l) const {
+    if (!l.is_call || l.args.empty() || (l.name != "sql" && l.name != "table")) return nullptr;
+    const std::string_view text =
+        l.args[0].value.string_value() ? *l.args[0].value.string_value() : l.args[0].value.text();
+    std::string lowered(text);
+    for (char& ch : lowered) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const pyspark::Chain* found = nullptr;
+    for (const auto& [name, registrations] : m_.temp_views) {
+      if (l.name == "table" ? lowered != name : !names_table(lowered, name)) continue;
+      for (const pyspark::Chain* v : registrations)
+        if (std::make_pair(v->cell, v->pos.end_byte) <= std::make_pair(reader.cell, reader.pos.start_byte) &&
+            (found == nullptr ||
+             std::make_pair(v->cell, v->pos.start_byte) > std::make_pair(found->cell, found->pos.start_byte)))
+          found = v;
+    }
+    return found;
+  }
+  // Whether SQL text (lower case) reads table `name`: after FROM or JOIN (or a comma of a FROM list).
+  static bool names_table(std::string_view sql, std::string_view name) {
+    for (std::size_t at = sql.find(name); at != std::string_view::npos; at = sql.find(name, at + 1)) {
+      const std::size_t end = at + name.size();
+      if ((at > 0 && (identifier_char(sql[at - 1]) || sql[at - 1] == '.')) ||
+          (end < sql.size() && identifier_char(sql[end])))
+        continue;
+      std::size_t b = sql.find_last_not_of(" \t\r\n`", at == 0 ? 0 : at - 1);
+      if (b == std::string_view::npos) continue;
+      const std::string_view before = sql.substr(0, b + 1);
+      if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",")) return true;
+    }
+    return false;
   }
   // The index of chain `c` in the model's list (its size for a chain not there): the block holding
   // it, found by address among the blocks sorted by address, then its place in the block.
@@ -643,8 +684,6 @@ std::string indentation(std::string_view text, std::uint32_t at) {
   std::size_t end = text.find_first_not_of(" \t", start);
   return std::string(text.substr(start, (end == std::string_view::npos ? text.size() : end) - start));
 }
-
-bool identifier_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; }
 
 // Whether `text` holds `name` as a whole word.
 bool has_word(std::string_view text, std::string_view name) {
