@@ -28,7 +28,8 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
   JSON always infers.
 
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
-reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
+reported; `inferSchema` on a JSON read is not a JSON option (the JSON read is the one finding); one
+commit file of a Delta transaction log (`_delta_log/...json`) is a few KB of metadata and is not reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
 their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
 collects, `tests/` and `testing/` folders, assertion helpers named `assert*`), which reads fixtures, nor files that ship with the code (a path built
 from `__file__`), nor JSON strings built on the driver (`spark.read.json(sc.parallelize([...]))`),
@@ -145,6 +146,10 @@ Input input_of(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& 
     if (e.text().find("__file__") != std::string_view::npos) return Input::small;
     if (const auto p = e.string_value(); p && std::string_view(*p).find_first_of("*?[{") != std::string_view::npos)
       return Input::many;
+    // One commit file of a Delta table's transaction log (`.../_delta_log/00000000000000000000.json`):
+    // a few KB of metadata. (A wildcard over all of them, above, is many files.)
+    if (e.text().find("_delta_log") != std::string_view::npos && e.text().find_first_of("*?") == std::string_view::npos)
+      return Input::small;
     if (e.kind() == "list" || e.kind() == "tuple") {
       std::size_t items = 0;
       for (std::string_view t = e.text(); const char c : t) items += c == ',' ? 1 : 0;
@@ -212,6 +217,19 @@ void check_schema_inference(SourceContext& ctx) {
     if (given_schema) continue;
     bool has_schema = false;
     std::string format;
+    // Whether the reader reads JSON (`.json(...)`, or `format("json")` / `format="json"` then `.load`):
+    // JSON infers its schema whatever the options say, and that read is reported once, as a JSON read.
+    bool json_reader = false;
+    for (std::size_t i = read_at + 1; i < pipeline.size(); ++i) {
+      const pyspark::Link& l = *pipeline[i].link;
+      if (!l.is_call) break;
+      if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
+        json_reader = lower(*l.args[0].value.string_value()) == "json";
+      for (const auto& a : l.args)
+        if (a.keyword == "format" && a.value.string_value()) json_reader = lower(*a.value.string_value()) == "json";
+      if (l.name == "json") json_reader = true;
+      if (is_terminal_read(l)) break;
+    }
     for (std::size_t i = read_at + 1; i < pipeline.size(); ++i) {
       const pyspark::Link& l = *pipeline[i].link;
       if (!l.is_call) break;  // `.write` and the like: the reader ended at a terminal read before
@@ -229,6 +247,7 @@ void check_schema_inference(SourceContext& ctx) {
           // Parquet, ORC, Delta and Avro files carry their schema: inferSchema and samplingRatio do
           // nothing there (mergeSchema does: it reads every footer).
           if (k != "mergeschema" && self_describing(format, pipeline, i)) continue;
+          if (k == "inferschema" && json_reader) continue;  // not a JSON option: the JSON read is the finding
           std::string what = k == "inferschema"
                                  ? "makes Spark read the data once to guess the types before the job reads it again"
                              : k == "mergeschema"
