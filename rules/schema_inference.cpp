@@ -148,7 +148,7 @@ Input input_of(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& 
       return Input::many;
     // One commit file of a Delta table's transaction log (`.../_delta_log/00000000000000000000.json`):
     // a few KB of metadata. (A wildcard over all of them, above, is many files.)
-    if (e.text().find("_delta_log") != std::string_view::npos && e.text().find_first_of("*?") == std::string_view::npos)
+    if (pyspark::delta_log_path(e.text()) && e.text().find_first_of("*?") == std::string_view::npos)
       return Input::small;
     if (e.kind() == "list" || e.kind() == "tuple") {
       std::size_t items = 0;

@@ -340,6 +340,8 @@ std::optional<RowsFact> view_rows(const SourceModel& m, const Step& at, int dept
   return rows_at(m, pipeline, pipeline.size() - 1, depth + 1);
 }
 
+}  // namespace
+
 // "/tmp/t/_delta_log/00000000000000000000.json", log_path + "/00000000000000000003.json".
 bool delta_log_path(std::string_view text) {
   if (text.find("_delta_log") != std::string_view::npos) return true;
@@ -350,8 +352,6 @@ bool delta_log_path(std::string_view text) {
   }
   return false;
 }
-
-}  // namespace
 
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index) {
   return rows_at(m, pipeline, index, 0);

@@ -295,6 +295,9 @@ struct SourceModel;
 RowsFact rows_before(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index);
 // Rows of what a chain evaluates to (also a chain without links: `broadcast(df)`, `helper(df)`).
 RowsFact rows_of(const SourceModel& m, const Chain& chain);
+// Whether a path's text names a Delta transaction log file (`.../_delta_log/...`, or a 20-digit
+// commit number then `.json`): a few KB of metadata.
+bool delta_log_path(std::string_view text);
 // Fills SourceModel::temp_views from the model's chains (once, after the analysis).
 void index_temp_views(SourceModel& m);
 [[nodiscard]] inline bool small_by_construction(Rows r) {
