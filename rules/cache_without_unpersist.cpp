@@ -257,9 +257,6 @@ bool called_in_file(const pyspark::SourceModel& m, std::string_view name) {
   });
 }
 
-}  // namespace
-
-namespace {
 // The names (and `self.x` attributes) an expression's text mentions: `[a, b]`, `df`, `self.x`.
 std::vector<std::string> names_in(std::string_view text) {
   std::vector<std::string> out;

@@ -177,8 +177,8 @@ bool optimized_write(const pyspark::SourceModel& m, const std::vector<pyspark::S
       return true;
   }
   return std::any_of(m.settings.begin(), m.settings.end(), [](const pyspark::ConfSetting& s) {
-    return s.key.ends_with("optimizeWrite.enabled") || s.key.ends_with("autoOptimize.optimizeWrite") ? truthy(s.value)
-                                                                                                     : false;
+    return (s.key.ends_with("optimizeWrite.enabled") || s.key.ends_with("autoOptimize.optimizeWrite")) &&
+           truthy(s.value);
   });
 }
 
