@@ -23,7 +23,7 @@ extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
                                              R"md(## What it does
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
 `.unpersist()` in the same file or notebook (nor released by a `spark.catalog.clearCache()` or SQL
-`CLEAR CACHE` after it). Released
+`CLEAR CACHE` after it; one in a function releases the caches made in functions). Released
 also counts: a call of a helper named for it (`unpersist_if_exists(df)`), and a DataFrame added to a
 collection (`self.cached.append(df)`, `.extend([a, b])`) that a loop releases (`for d in self.cached:
 d.unpersist()`). A `persist(...)` whose argument is not a `StorageLevel` (`persist(level=...)`,
@@ -329,9 +329,12 @@ std::optional<std::string> loop_collection(const pyspark::SourceModel& m, const 
 void check_cache_without_unpersist(SourceContext& ctx) {
   const auto& m = ctx.model();
   std::set<std::string> released;
-  // Where the caches are cleared (`spark.catalog.clearCache()`, `CLEAR CACHE`): each releases every
-  // cache made before it, none made after.
+  // Where the caches are cleared (`spark.catalog.clearCache()`, `CLEAR CACHE`). One at module level
+  // (or in a notebook's cell) releases every cache made before it, none made after; one in a function
+  // runs when that function is called, which the file's order does not show: it releases the caches
+  // made in functions.
   std::vector<std::pair<int, std::uint32_t>> clears;
+  bool cleared_in_function = false;
   // A helper that says it releases its argument (`unpersist_if_exists(df)`, `uncache(df)`).
   auto releasing_call = [](const pyspark::Chain& c) {
     return c.root_is_call && c.links.empty() &&
@@ -343,10 +346,13 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   for (const auto& c : m.chains) {
     for (const auto& l : c.links) {
       if (l.name == "unpersist" && !c.root_is_call) released.emplace(c.root);
-      if (l.name == "clearCache") clears.emplace_back(c.cell, c.pos.start_byte);
       // `spark.sql("CLEAR CACHE")`: the SQL form of clearCache().
-      if (l.name == "sql" && !l.args.empty() && clears_cache(l.args[0].value.text()))
-        clears.emplace_back(c.cell, c.pos.start_byte);
+      if (l.name == "clearCache" || (l.name == "sql" && !l.args.empty() && clears_cache(l.args[0].value.text()))) {
+        if (c.function.empty())
+          clears.emplace_back(c.cell, c.pos.start_byte);
+        else
+          cleared_in_function = true;
+      }
     }
     if (releasing_call(c))
       for (const auto& a : c.root_args) released.emplace(std::string(a.value.text()));
@@ -374,9 +380,10 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   for (const auto& cell : m.file->cells)
     if (cell.language == pyspark::CellLanguage::sql && clears_cache(cell.text)) clears.emplace_back(cell.number, 0);
   const auto cleared_later = [&](const pyspark::Chain& c) {
-    return std::any_of(clears.begin(), clears.end(), [&](const std::pair<int, std::uint32_t>& at) {
-      return at > std::make_pair(c.cell, c.pos.end_byte);
-    });
+    return (cleared_in_function && !c.function.empty()) ||
+           std::any_of(clears.begin(), clears.end(), [&](const std::pair<int, std::uint32_t>& at) {
+             return at > std::make_pair(c.cell, c.pos.end_byte);
+           });
   };
   std::optional<Ending> ending;
   for (const auto& c : m.chains) {
