@@ -274,27 +274,6 @@ std::vector<std::string> names_in(std::string_view text) {
   }
   return out;
 }
-// Whether the function around `c` has a `return name` (alone, or first of a tuple) after c.
-bool returns_name_after(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string_view name) {
-  const pyspark::FunctionInfo* f = m.function(c.function);
-  if (f == nullptr) return false;
-  const std::string_view text = m.cell(c.cell).text;
-  if (f->body.data() < text.data() || f->body.data() + f->body.size() > text.data() + text.size()) return false;
-  const std::size_t begin =
-      std::max<std::size_t>(c.pos.end_byte, static_cast<std::size_t>(f->body.data() - text.data()));
-  const std::size_t end = static_cast<std::size_t>(f->body.data() - text.data()) + f->body.size();
-  for (std::size_t at = text.find("return", begin); at != std::string_view::npos && at < end;
-       at = text.find("return", at + 1)) {
-    std::string_view rest = text.substr(at + 6, std::min(end, text.size()) - at - 6);
-    rest = rest.substr(0, rest.find('\n'));
-    rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t(")));
-    if (rest.starts_with(name) &&
-        (rest.size() == name.size() || std::string_view(" ,)\r#").find(rest[name.size()]) != std::string_view::npos))
-      return true;
-  }
-  return false;
-}
-
 // Whether SQL text holds a `CLEAR CACHE` statement (any case, any spacing).
 bool clears_cache(std::string_view sql) {
   std::string flat;
@@ -480,7 +459,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // `df.cache()` (or `df.cache().count()`) as a statement, then `return df` in the same function,
     // not called in the file: the cache is handed to the callers elsewhere, as above.
     if (cached != &c && !c.function.empty() && !c.in_loop && !called_in_file(m, c.function.view()) &&
-        returns_name_after(m, c, name))
+        returned_later(m, c, name))
       continue;
     auto& d = ctx.report(c.cell, last.name_pos,
                          "`" + name +

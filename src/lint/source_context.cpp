@@ -2,6 +2,7 @@
 #include "lint/source_context.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "util/name_set.hpp"
 
@@ -142,6 +143,26 @@ std::string quote_names(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + ("`" + n + "`");
   return out;
+}
+
+bool returned_later(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string_view name) {
+  const pyspark::FunctionInfo* f = c.function.empty() ? nullptr : m.function(c.function);
+  if (f == nullptr || name.empty()) return false;
+  const std::string_view text = m.cell(c.cell).text;
+  if (f->body.data() < text.data() || f->body.data() + f->body.size() > text.data() + text.size()) return false;
+  const std::size_t body = static_cast<std::size_t>(f->body.data() - text.data());
+  const std::size_t end = body + f->body.size();
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '.'; };
+  for (std::size_t at = text.find("return", std::max<std::size_t>(c.pos.end_byte, body));
+       at != std::string_view::npos && at < end; at = text.find("return", at + 1)) {
+    if ((at > 0 && word(text[at - 1])) || (at + 6 < text.size() && word(text[at + 6]))) continue;
+    std::string_view line = text.substr(at + 6, std::min(end, text.size()) - at - 6);
+    line = line.substr(0, line.find('\n'));
+    for (std::size_t w = line.find(name); w != std::string_view::npos; w = line.find(name, w + 1))
+      if ((w == 0 || !word(line[w - 1])) && (w + name.size() >= line.size() || !word(line[w + name.size()])))
+        return true;
+  }
+  return false;
 }
 
 bool plans_shuffle(std::string_view method) {

@@ -89,6 +89,10 @@ std::string functions_spelling(const pyspark::SourceModel& m, std::string_view f
 // afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
 bool carried_across_turns(const pyspark::Chain& chain);
 
+// Whether the function around `c` hands `name` to its caller after c: a `return` line that names it
+// (`return name`, `return name, n`, `return gpd.GeoDataFrame(name, ...)`).
+bool returned_later(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string_view name);
+
 // Whether a DataFrame method plans a shuffle (an exchange): joins, aggregations, distinct, sorts,
 // repartitions, set operations, windows (`over`).
 bool plans_shuffle(std::string_view method);

@@ -572,8 +572,16 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     // distinct() of selected columns, dropDuplicates(subset) (a row per key of the subset) or
     // dropDuplicates() of selected columns: one row per distinct key.
     const bool dedup = n == "dropDuplicates" || n == "drop_duplicates";
-    const bool after_select =
-        k > 0 && (pipeline[k - 1].link->name == "select" || pipeline[k - 1].link->name == "selectExpr");
+    // The select of the key columns may come a filter or a rename before (`select("year")
+    // .filter(...).distinct()`): those keep the columns the distinct rows are made of.
+    bool after_select = false;
+    for (std::size_t j = k; j > 0 && !after_select; --j) {
+      const std::string_view before = pipeline[j - 1].link->name.view();
+      after_select = before == "select" || before == "selectExpr";
+      if (!after_select && before != "filter" && before != "where" && before != "dropna" && before != "alias" &&
+          before != "withColumnRenamed")
+        break;
+    }
     if (((n == "distinct" || dedup) && after_select) || (dedup && !l.args.empty())) {
       if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "distinct values"};
       continue;
