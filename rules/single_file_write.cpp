@@ -22,11 +22,11 @@ Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps th
 place, such as `select` or `withColumn`). An `info`: one task writing everything costs what the
 data's size is, and the code does not show it (a read of a table or files is as often a few
 thousand rows as a large input). The message says what the code shows of the rows: a read of a table
-or files that nothing aggregates, limits or filters to a key (or a join with one), a grouped
-aggregate (one row per key, also through a helper that returns it), or rows whose number is not in
-sight (a function parameter, a lookup). Data that is
-small by construction is not reported (`createDataFrame` of driver-side data, a literal
-`spark.range`, a `limit(n)`, a global aggregate, JSON read from an RDD built on the driver), nor is
+or files that nothing aggregates, limits or filters to a key (or a join with one), or rows whose
+number is not in sight (a function parameter, a lookup). Data that is small by construction is not
+reported (`createDataFrame` of driver-side data, a literal `spark.range`, a `limit(n)`, a global
+aggregate, JSON read from an RDD built on the driver), nor one row per key (a grouped aggregate,
+distinct values, also through a helper that returns it: a report's worth, one file on purpose), nor is
 test code, nor a write whose output the code then handles as files (moves, copies, renames or lists
 the written path: one file is then the deliverable).
 
@@ -215,15 +215,15 @@ void check_single_file_write(SourceContext& ctx) {
         auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
         const pyspark::Volume volume = pyspark::volume_of(rows.rows);
         if (volume == pyspark::Volume::small || in_test_code(ctx.model(), *prev->chain)) return;
+        // One row per key (a grouped aggregate, distinct values): a report's worth, written as one
+        // file on purpose, as collect-large leaves such results alone.
+        if (rows.rows == pyspark::Rows::grouped) return;
         // One file on purpose: the code moves, copies or lists what it wrote (by the written path).
         if (handles_written_files(ctx.model(), *pipeline[write].chain, write_path_words(pipeline, write))) return;
         if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
         const bool large = volume == pyspark::Volume::large;
-        const bool grouped = rows.rows == pyspark::Rows::grouped;
         std::string message = "`" + std::string(p.name) + "(1)` before a write: one task writes all the data";
-        if (grouped)
-          message += " (it is " + rows.why + ": one row per key, fine when the keys are few)";
-        else if (large)
+        if (large)
           message += " of " + rows.why;
         else
           message += " (fine while it is small; the code does not show its size)";
