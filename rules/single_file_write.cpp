@@ -26,7 +26,7 @@ or files that nothing aggregates, limits or filters to a key (or a join with one
 number is not in sight (a function parameter, a lookup). Data that is small by construction is not
 reported (`createDataFrame` of driver-side data, a literal `spark.range`, a `limit(n)`, a global
 aggregate, JSON read from an RDD built on the driver), nor one row per key (a grouped aggregate,
-distinct values, also through a helper that returns it: a report's worth, one file on purpose), nor is
+distinct values: a report, one file on purpose), nor is
 test code, nor a write whose output the code then handles as files (moves, copies, renames or lists
 the written path: one file is then the deliverable).
 
