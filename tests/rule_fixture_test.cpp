@@ -135,6 +135,20 @@ TEST_CASE("every rule doc has the same headings", "[rules][docs]") {
   }
 }
 
+TEST_CASE("every rule's summary paragraph fits SARIF's fullDescription (1024 characters)", "[rules][docs]") {
+  // The first paragraph under "## What it does" becomes fullDescription.text in SARIF, which GitHub's
+  // code scanning cuts at 1024 characters (checked here without the SARIF validator of ../shared).
+  for (const auto& r : all_rules()) {
+    INFO(r.info->name);
+    const std::string_view doc = r.info->doc;
+    const std::size_t start = doc.find("## What it does\n");
+    REQUIRE(start != std::string_view::npos);
+    const std::size_t from = start + 16;
+    const std::size_t end = doc.find("\n\n", from);
+    CHECK((end == std::string_view::npos ? doc.size() : end) - from <= 1024);
+  }
+}
+
 TEST_CASE("rule ids and names are unique and names are kebab-case", "[rules]") {
   std::set<std::string_view> ids, names;
   for (const auto& r : all_rules()) {
