@@ -20,7 +20,8 @@ template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case words i
 `<<your_project_name>>`; `[ENTER MODEL NAME HERE]`: upper-case words in square brackets; outside
 strings and comments), unfinished on purpose; a notebook cell that names nothing of Spark (a
 scratch cell such as `df.`). Notebook cells keep IPython's syntax out of the way: magics (`%time`,
-`%%sql`), shell escapes (`!ls`), `pip install ...` without `%`.
+`%%sql`), shell escapes (`!ls`), `pip install ...` without `%`, help requests (`df.groupBy?`,
+`?F.col`).
 
 ## Why is this bad?
 planlint cannot see the Spark code in a cell it cannot parse, so findings there are missed.

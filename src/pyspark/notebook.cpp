@@ -60,6 +60,19 @@ bool separators_outside_strings(std::string_view text) {
   return any;
 }
 
+// `obj?`, `obj.method??`, `np.*load*?`: IPython's help on a name (Python has no '?' outside strings).
+bool help_request(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+  if (line.empty() || line.back() != '?') return false;
+  while (!line.empty() && line.back() == '?') line.remove_suffix(1);
+  if (line.empty() ||
+      (std::isalpha(static_cast<unsigned char>(line.front())) == 0 && line.front() != '_' && line.front() != '*'))
+    return false;
+  return std::all_of(line.begin(), line.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '.' || ch == '*';
+  });
+}
+
 // `pip install x`, `conda install x`: IPython runs these line magics without their '%' (automagic).
 // Two names in a row are never Python, so nothing valid is taken for one.
 bool automagic(std::string_view line) {
@@ -164,7 +177,7 @@ void mask_magics(std::string& text, CellLanguage& language) {
           return;
         }
       }
-      if (c == '%' || c == '!' || (first && c == '?') || automagic(line.substr(ind))) {
+      if (c == '%' || c == '!' || c == '?' || automagic(line.substr(ind)) || help_request(line.substr(ind))) {
         continued = ends_continued(line);
         std::fill(text.begin() + static_cast<long>(start + ind), text.begin() + static_cast<long>(end), ' ');
       } else if (std::size_t rhs = shell_assignment_value(line, ind); rhs != 0) {
