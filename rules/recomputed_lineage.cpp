@@ -617,11 +617,10 @@ class Graph {
     const pyspark::Chain* found = nullptr;
     for (const auto& [name, registrations] : m_.temp_views) {
       if (l.name == "table" ? lowered != name : !names_table(lowered, name)) continue;
-      for (const pyspark::Chain* v : registrations)
-        if (std::make_pair(v->cell, v->pos.end_byte) <= std::make_pair(reader.cell, reader.pos.start_byte) &&
-            (found == nullptr ||
-             std::make_pair(v->cell, v->pos.start_byte) > std::make_pair(found->cell, found->pos.start_byte)))
-          found = v;
+      const pyspark::Chain* v = pyspark::registered_view(m_, name, &reader);
+      if (v != nullptr && (found == nullptr || std::make_pair(v->cell, v->pos.start_byte) >
+                                                   std::make_pair(found->cell, found->pos.start_byte)))
+        found = v;
     }
     return found;
   }

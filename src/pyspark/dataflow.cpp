@@ -326,14 +326,7 @@ std::optional<RowsFact> view_rows(const SourceModel& m, const Step& at, int dept
     if (t != nullptr && t->value.string_value()) name = lower(*t->value.string_value());
   }
   if (name.empty()) return std::nullopt;
-  auto it = m.temp_views.find(name);
-  if (it == m.temp_views.end()) return std::nullopt;
-  const Chain* reader = at.chain;
-  const Chain* view = nullptr;
-  for (const Chain* v : it->second)
-    if (reader == nullptr ||
-        std::make_pair(v->cell, v->pos.start_byte) < std::make_pair(reader->cell, reader->pos.start_byte))
-      view = v;
+  const Chain* view = registered_view(m, name, at.chain);
   if (view == nullptr) return std::nullopt;
   auto pipeline = view->pipeline();
   if (pipeline.empty()) return std::nullopt;
@@ -341,6 +334,17 @@ std::optional<RowsFact> view_rows(const SourceModel& m, const Step& at, int dept
 }
 
 }  // namespace
+
+const Chain* registered_view(const SourceModel& m, std::string_view name, const Chain* reader) {
+  auto it = m.temp_views.find(std::string(name));
+  if (it == m.temp_views.end()) return nullptr;
+  const Chain* view = nullptr;
+  for (const Chain* v : it->second)  // in source order: the last one before the reader
+    if (reader == nullptr ||
+        std::make_pair(v->cell, v->pos.start_byte) < std::make_pair(reader->cell, reader->pos.start_byte))
+      view = v;
+  return view;
+}
 
 // "/tmp/t/_delta_log/00000000000000000000.json", log_path + "/00000000000000000003.json".
 bool delta_log_path(std::string_view text) {

@@ -298,6 +298,9 @@ RowsFact rows_of(const SourceModel& m, const Chain& chain);
 // Whether a path's text names a Delta transaction log file (`.../_delta_log/...`, or a 20-digit
 // commit number then `.json`): a few KB of metadata.
 bool delta_log_path(std::string_view text);
+// The registration of temporary view `name` (lower case) that `reader` reads: the last one before it
+// in the file (any, when reader is null), or nullptr.
+const Chain* registered_view(const SourceModel& m, std::string_view name, const Chain* reader);
 // Fills SourceModel::temp_views from the model's chains (once, after the analysis).
 void index_temp_views(SourceModel& m);
 [[nodiscard]] inline bool small_by_construction(Rows r) {
