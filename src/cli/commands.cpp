@@ -44,13 +44,12 @@ namespace {
 // bytes: then `text` holds only those.
 bool read_all(const Input& in, std::string& text, std::string& error, bool* event_log = nullptr) {
   if (in.from_stdin) {
-    std::stringstream ss;
-    ss << std::cin.rdbuf();
-    if (std::cin.bad()) {
-      error = "cannot read standard input";
+    util::ReadResult r = util::read_stdin_bounded();
+    if (!r.error.empty()) {
+      error = r.error;
       return false;
     }
-    text = ss.str();
+    text = std::move(r.text);
     return true;
   }
   util::ReadResult r = event_log == nullptr
@@ -146,6 +145,7 @@ using InputSource = std::function<const Input*(std::size_t i)>;
 
 void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache* cache, const ResultSink& sink,
                std::size_t max_window = SIZE_MAX) {
+  jobs = std::min(jobs, util::max_jobs());
   if (jobs <= 1) {
     for (std::size_t i = 0;; ++i) {
       const Input* in = source(i);
@@ -217,12 +217,7 @@ void lint_from(const InputSource& source, unsigned jobs, const lint::ResultCache
       if (wake) arrived.notify_one();
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < jobs; ++t)
-    pool.emplace_back([&] {
-      util::on_thread_start();
-      worker();
-    });
+  std::vector<std::thread> pool = util::start_workers(jobs - 1, worker);
   auto stop_workers = [&] {
     {
       std::lock_guard lock(mutex);
@@ -488,11 +483,11 @@ std::string BaselineWriter::write(const std::string& path) const {
 }
 
 std::string Baseline::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot read baseline " + path;
+  util::ReadResult read = util::read_file_bounded(path);
+  if (!read.error.empty()) return "cannot read baseline " + path + ": " + read.error;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(read.text);
   } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers out of range (9e9134)
     return path + ": not a planlint baseline: " + e.what();
   }

@@ -71,12 +71,7 @@ std::vector<lint::EventLogResult> analyze_all(const std::vector<std::string>& lo
     }
   };
   unsigned n = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(logs.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t)
-    pool.emplace_back([&] {
-      util::on_thread_start();
-      worker();
-    });
+  std::vector<std::thread> pool = util::start_workers(n - 1, worker);
   worker();
   for (auto& t : pool) t.join();
   return results;

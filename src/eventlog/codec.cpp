@@ -2,8 +2,11 @@
 // Spark's Java writers put around them are read here.
 #include "eventlog/codec.hpp"
 
+#include <fcntl.h>
 #include <lz4.h>
 #include <snappy.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -389,9 +392,24 @@ std::string_view to_string(Codec codec) {
 }
 
 std::unique_ptr<ByteStream> open_stream(const std::string& path, Codec codec, std::string& error) {
-  File f(std::fopen(path.c_str(), "rb"));  // NOLINT(cppcoreguidelines-owning-memory)
+  // Opened without blocking, so that a FIFO nobody writes to reads as empty instead of hanging the
+  // run; reads block again after the open (a FIFO with a writer, `<(zcat log.gz)`, is read whole).
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return nullptr;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    error = std::strerror(EISDIR);
+    return nullptr;
+  }
+  if (int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  File f(::fdopen(fd, "rb"));  // NOLINT(cppcoreguidelines-owning-memory)
   if (!f) {
     error = std::strerror(errno);
+    ::close(fd);
     return nullptr;
   }
   switch (codec) {

@@ -1,6 +1,8 @@
 // Reading planlint's TOML configuration with toml++: known keys only, typed, errors with positions.
 #include "lint/config.hpp"
 
+#include "util/files.hpp"
+
 #include <fnmatch.h>
 
 #include <toml++/toml.h>
@@ -43,8 +45,14 @@ bool read_strings(const fs::path& file, const toml::node& n, std::string_view ke
 
 std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>& errors) {
   toml::table doc;
+  // Read as lint inputs are (a FIFO nobody writes to is empty, not a hang; a size bound).
+  util::ReadResult read = util::read_file_bounded(file.string(), std::size_t{4} << 20);
+  if (!read.error.empty()) {
+    errors.push_back({file.string(), 1, 1, "cannot read the configuration: " + read.error});
+    return std::nullopt;
+  }
   try {
-    doc = toml::parse_file(file.string());
+    doc = toml::parse(read.text, file.string());
   } catch (const toml::parse_error& e) {
     errors.push_back({file.string(), e.source().begin.line, e.source().begin.column, std::string(e.description())});
     return std::nullopt;
@@ -175,7 +183,9 @@ std::optional<fs::path> config_in(const fs::path& d) {
   fs::path py = d / kPyprojectToml;
   if (fs::is_regular_file(py, ec)) {
     try {
-      auto doc = toml::parse_file(py.string());
+      util::ReadResult read = util::read_file_bounded(py.string(), std::size_t{4} << 20);
+      if (!read.error.empty()) return py;  // report its error when it is loaded
+      auto doc = toml::parse(read.text, py.string());
       if (doc["tool"]["planlint"].as_table() != nullptr) return py;
     } catch (const toml::parse_error&) {
       return py;  // report its error when it is loaded

@@ -163,6 +163,27 @@ ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes,
   return r;
 }
 
+ReadResult read_stdin_bounded(std::size_t max_bytes) {
+  ReadResult r;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      r.error = "cannot read: " + errno_text(errno);
+      break;
+    }
+    if (n == 0) break;
+    if (r.text.size() + static_cast<std::size_t>(n) > max_bytes) {
+      r.error = "larger than " + std::to_string(max_bytes / (std::size_t{1024} * 1024)) + " MiB: not read";
+      break;
+    }
+    r.text.append(buf, static_cast<std::size_t>(n));
+  }
+  if (!r.error.empty()) r.text.clear();
+  return r;
+}
+
 std::string ReplacementFile::open(const std::string& path) {
   namespace fs = std::filesystem;
   abort();
@@ -183,14 +204,17 @@ std::string ReplacementFile::open(const std::string& path) {
   mode_ = st.st_mode;
   uid_ = st.st_uid;
   gid_ = st.st_gid;
-  if (exists_ && st.st_nlink > 1) {
-    // Hard links share the inode: it is rewritten in place at commit, so every name sees the new
-    // contents; until then they are held here.
-    if (::access(target_.c_str(), W_OK) != 0) return "cannot write " + path + ": " + errno_text(errno);
-    in_place_ = true;
-    return {};
-  }
-  std::string tmpl = (target.parent_path().empty() ? fs::path(".") : target.parent_path()) / ".planlint-XXXXXX";
+  // A file the user may not write is left alone, as editors do: replacing it through a writable
+  // folder would change its owner and bypass its mode. A mode without any write bit is read-only for
+  // root too.
+  if (exists_ && (::access(target_.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0))
+    return "cannot write " + path + ": read-only file";
+  // Hard links share the inode: it is rewritten in place at commit, so every name sees the new
+  // contents. The new contents go to a temporary file first (so a full disk is found before the
+  // original is touched, and a stop during the rewrite leaves them beside it).
+  in_place_ = exists_ && st.st_nlink > 1;
+  std::string tmpl = (target.parent_path().empty() ? fs::path(".") : target.parent_path()) /
+                     ("." + target.filename().string() + ".planlint-XXXXXX");
   tmp_ = tmpl;
   fd_ = ::mkstemp(tmp_.data());
   if (fd_ < 0) {
@@ -202,10 +226,7 @@ std::string ReplacementFile::open(const std::string& path) {
 
 bool ReplacementFile::write(std::string_view chunk) {
   if (errno_ != 0) return false;
-  if (in_place_) {
-    held_.append(chunk);
-    return true;
-  }
+  if (in_place_) held_.append(chunk);
   if (fd_ < 0) {
     errno_ = EBADF;
     return false;
@@ -217,24 +238,67 @@ bool ReplacementFile::write(std::string_view chunk) {
   return true;
 }
 
+// The hard-linked target gets the new contents in its own inode, in a way that cannot lose both
+// versions: the temporary copy is complete and on disk first; the target's blocks for the new size
+// are reserved before any byte of it changes; a write that fails after all puts the original back;
+// and until the target holds the new contents in full, the temporary copy stays beside it (a stop
+// half-way through leaves it there, named after the file).
+std::string ReplacementFile::rewrite_in_place() {
+  auto fail = [&](int e) { return "cannot write " + path_ + ": " + errno_text(e); };
+  if (::fsync(fd_) != 0) return fail(errno);
+  int fd = ::open(target_.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return fail(errno);
+  std::string original;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(original.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      ::close(fd);
+      return fail(e);
+    }
+    if (n == 0) break;
+    original.append(buf, static_cast<std::size_t>(n));
+  }
+  if (!held_.empty() && held_.size() > original.size() &&
+      ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(held_.size())) != 0 && errno != EOPNOTSUPP) {
+    int e = errno;
+    ::close(fd);
+    return fail(e);  // nothing of the target has changed
+  }
+  auto put = [fd](std::string_view text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::pwrite(fd, text.data() + done, text.size() - done, static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return false;
+      done += static_cast<std::size_t>(n);
+    }
+    return ::ftruncate(fd, static_cast<off_t>(text.size())) == 0 && ::fsync(fd) == 0;
+  };
+  std::string err;
+  if (!put(held_)) {
+    int e = errno;
+    err = fail(e);
+    if (!put(original)) {
+      // Neither version is in the target now: the new one is kept in the temporary copy.
+      err += "; the file is damaged, its fixed contents are in " + tmp_;
+      tmp_.clear();
+    }
+  }
+  ::close(fd);
+  return err;
+}
+
 std::string ReplacementFile::commit() {
   std::string err;
   if (errno_ != 0) {
     err = "cannot write " + path_ + ": " + errno_text(errno_);
-  } else if (in_place_) {
-    int fd = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) {
-      err = "cannot write " + path_ + ": " + errno_text(errno);
-    } else {
-      bool ok = write_all(fd, held_) && ::fsync(fd) == 0;
-      int e = errno;
-      ::close(fd);
-      if (!ok) err = "cannot write " + path_ + ": " + errno_text(e);
-    }
-    in_place_ = false;
-    held_.clear();
   } else if (fd_ < 0) {
     err = "cannot write " + path_ + ": not open";
+  } else if (in_place_) {
+    err = rewrite_in_place();
   } else {
     bool ok = true;
     int e = 0;

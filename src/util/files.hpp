@@ -26,6 +26,8 @@ struct ReadResult {
 // it is and to read it).
 ReadResult read_file_bounded(const std::string& path, std::size_t max_bytes = kMaxInputBytes,
                              const std::function<bool(std::string_view head)>& stop_at_head = {});
+// Standard input, read to its end under the same bound (`planlint - < /dev/zero` stops at it).
+ReadResult read_stdin_bounded(std::size_t max_bytes = kMaxInputBytes);
 
 // One entry of a folder listing: a folder (not a link to one), or a file a walk wants.
 struct FolderEntry {
@@ -64,6 +66,7 @@ class ReplacementFile {
   void abort();
 
  private:
+  std::string rewrite_in_place();
   std::string path_, target_, tmp_, held_;
   int fd_ = -1;
   int errno_ = 0;

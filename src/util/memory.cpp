@@ -1,7 +1,9 @@
 #include "util/memory.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <system_error>
 
 namespace planlint::util {
 namespace {
@@ -15,6 +17,25 @@ void set_thread_start_hook(void (*hook)()) { thread_start_hook.store(hook); }
 
 void on_thread_start() {
   if (auto* hook = thread_start_hook.load()) hook();
+}
+
+unsigned max_jobs() { return std::max(64U, 4 * std::thread::hardware_concurrency()); }
+
+std::vector<std::thread> start_workers(unsigned extra, const std::function<void()>& work) {
+  std::vector<std::thread> pool;
+  extra = std::min(extra, max_jobs());
+  pool.reserve(extra);
+  for (unsigned t = 0; t < extra; ++t) {
+    try {
+      pool.emplace_back([work] {
+        on_thread_start();
+        work();
+      });
+    } catch (const std::system_error&) {
+      break;  // the system refused a thread: the ones started share the work
+    }
+  }
+  return pool;
 }
 
 void set_large_input_hooks(LargeInputHooks h) {

@@ -1,7 +1,10 @@
-// How the allocator treats freed memory while a large input is analysed.
+// How the allocator treats freed memory while a large input is analysed, and the threads a run starts.
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <thread>
+#include <vector>
 
 namespace planlint::util {
 
@@ -39,5 +42,12 @@ constexpr std::size_t kLargeInput = std::size_t{256} * 1024;
 // thread's allocations go to a heap of its own in the huge pages main set up. Nothing by default.
 void set_thread_start_hook(void (*hook)());
 void on_thread_start();
+
+// The most threads a run starts: `-j 100000` asks for more than any machine runs at once (each
+// costs a stack), so requests are held to four per core and at least 64.
+unsigned max_jobs();
+// Starts `extra` worker threads running `work` (after on_thread_start), fewer when the system refuses
+// one: the work is shared by those that started (and the caller's thread), not aborted.
+std::vector<std::thread> start_workers(unsigned extra, const std::function<void()>& work);
 
 }  // namespace planlint::util

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Faults and hostile inputs of issue 43: a full disk, a kill while a file is rewritten, read-only
+# files, unbounded standard input, absurd thread counts, FIFOs given as options, a full standard
+# output. Each case checks the exit code, the message (naming the file), and that nothing is damaged
+# or half-written. Cases that need root (a small tmpfs) or a C compiler skip with a message.
+set -uo pipefail
+planlint=$1 shims=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+source "$(dirname "$0")/lib.sh"
+check() {  # as lib.sh's, with a time limit: a hang is a failure, not a stuck suite
+  local name=$1 want=$2; shift 2
+  timeout 60 "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL $name: exit $rc, want $want"; sed 's/^/  | /' "$work/out" "$work/err" | head -20; fails=$((fails+1))
+  else
+    echo "ok   $name"
+  fi
+}
+same() {  # same NAME FILE1 FILE2
+  if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1: $2 differs from $3"; fails=$((fails+1)); fi
+}
+# A job whose unsafe fix makes the file longer (a cache and an unpersist are added).
+job() {
+  printf 'df = spark.read.parquet("s3://b/orders").groupBy("k").count()\n'
+  printf 'df.write.parquet("s3://b/out1")\ndf.write.parquet("s3://b/out2")\n'
+  for i in $(seq 1 400); do printf '# padding line %04d of a long job file, to make it a few pages long\n' "$i"; done
+}
+fix=(--isolated --fix --unsafe-fixes --select recomputed-lineage)
+
+# 1. A hard-linked file keeps its link and is never left half-written.
+mkdir "$work/links" && job >"$work/links/a.py" && ln "$work/links/a.py" "$work/links/b.py"
+job >"$work/orig.py"
+check "--fix on a hard link" 0 "$planlint" "${fix[@]}" "$work/links/a.py"
+[ "$(stat -c %h "$work/links/a.py")" = 2 ] && grep -q 'count().cache()' "$work/links/b.py" \
+  && echo "ok   hard link kept, both names fixed" || { echo "FAIL hard link"; fails=$((fails+1)); }
+cp "$work/links/a.py" "$work/fixed.py"
+[ -z "$(ls -A "$work/links" | grep planlint)" ] && echo "ok   no temporary file left" \
+  || { echo "FAIL temporary file left"; ls -A "$work/links"; fails=$((fails+1)); }
+
+# 1. A full disk: the temporary copy fails before the original is touched (root: a small tmpfs).
+if [ "$(id -u)" = 0 ] && mkdir "$work/small" && mount -t tmpfs -o size=64k tmpfs "$work/small" 2>/dev/null; then
+  job >"$work/small/a.py" && ln "$work/small/a.py" "$work/small/b.py"
+  head -c $(( $(df -B1 --output=avail "$work/small" | tail -1) - 8192 )) /dev/zero >"$work/small/fill" 2>/dev/null
+  check "--fix on a full disk: exit 2" 2 "$planlint" "${fix[@]}" "$work/small/a.py"
+  contains "full disk named" err "a.py: cannot write"
+  contains "full disk says why" err "no space left on device"
+  same "full disk: the original is untouched" "$work/small/b.py" "$work/orig.py"
+  [ "$(stat -c %h "$work/small/a.py")" = 2 ] && echo "ok   full disk: link kept" || { echo "FAIL link"; fails=$((fails+1)); }
+  [ -z "$(ls -A "$work/small" | grep planlint)" ] && echo "ok   full disk: no temporary file left" \
+    || { echo "FAIL temporary file left on a full disk"; fails=$((fails+1)); }
+  rm -f "$work/small/b.py" "$work/small/a.py" "$work/small/fill" && job >"$work/small/c.py"
+  head -c $(( $(df -B1 --output=avail "$work/small" | tail -1) - 8192 )) /dev/zero >"$work/small/fill" 2>/dev/null
+  check "--fix on a full disk, one name: exit 2" 2 "$planlint" "${fix[@]}" "$work/small/c.py"
+  same "full disk, one name: the original is untouched" "$work/small/c.py" "$work/orig.py"
+  umount "$work/small"
+else
+  echo "skip full disk: needs root and a tmpfs mount"
+fi
+
+# 1. Killed in the middle of rewriting a hard-linked file: the fixed text is complete somewhere.
+if command -v cc >/dev/null && cc -shared -fPIC -o "$work/stall.so" "$shims/stall_write.c" -ldl 2>"$work/cc.err"; then
+  mkdir "$work/kill" && job >"$work/kill/victim.py" && ln "$work/kill/victim.py" "$work/kill/other.py"
+  STALL_WRITE_MATCH=victim.py STALL_WRITE_MARK="$work/stalled" LD_PRELOAD="$work/stall.so" \
+    "$planlint" "${fix[@]}" "$work/kill/victim.py" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do [ -e "$work/stalled" ] && break; sleep 0.05; done
+  kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  if [ ! -e "$work/stalled" ]; then
+    echo "FAIL kill: the rewrite never started"; fails=$((fails+1))
+  elif cmp -s "$work/kill/victim.py" "$work/orig.py" || cmp -s "$work/kill/victim.py" "$work/fixed.py"; then
+    echo "ok   kill: the file is whole"
+  else
+    kept=$(ls -A "$work/kill" | grep '^\.victim\.py\.planlint-' | head -1)
+    [ -n "$kept" ] && cmp -s "$work/kill/$kept" "$work/fixed.py" \
+      && echo "ok   kill: the fixed text is kept whole beside the file ($kept)" \
+      || { echo "FAIL kill: neither version is whole"; ls -A "$work/kill"; fails=$((fails+1)); }
+  fi
+else
+  echo "skip kill during a rewrite: no C compiler"
+fi
+
+# 2. A read-only file is not replaced through its writable folder.
+mkdir "$work/ro" && job >"$work/ro/job.py" && chmod 444 "$work/ro/job.py"
+check "--fix of a read-only file: exit 2" 2 "$planlint" "${fix[@]}" "$work/ro/job.py"
+contains "read-only named" err "job.py: cannot write"
+contains "read-only says why" err "read-only file"
+same "read-only file unchanged" "$work/ro/job.py" "$work/orig.py"
+[ "$(stat -c %a "$work/ro/job.py")" = 444 ] && echo "ok   read-only mode kept" || { echo "FAIL mode"; fails=$((fails+1)); }
+lacks "read-only: no fix claimed" out "Fixed"
+
+# 5. Standard input has the bound files have.
+head -c $((300 * 1024 * 1024)) /dev/zero >"$work/big" 2>/dev/null
+check "300 MiB on standard input: exit 2" 2 "$planlint" --isolated - <"$work/big"
+contains "standard input bound named" err "<stdin>: larger than 256 MiB: not read"
+lacks "standard input bound: no success" out "All checks passed"
+rm -f "$work/big"
+
+# 6. Absurd thread counts are held to what helps; nothing aborts.
+job >"$work/j1.py" && printf 'x = 1\n' >"$work/j2.py"
+for j in 100000 20000; do
+  check "-j $j: runs" 1 "$planlint" --isolated -j "$j" "$work/j1.py" "$work/j2.py" "$work"
+  contains "-j $j: the findings" out "Found"
+done
+
+# 7. FIFOs given where a file is expected (no writer): an answer at once, never a hang.
+mkfifo "$work/fifo"
+check "eventlog FIFO: no hang" 2 "$planlint" eventlog "$work/fifo"
+contains "eventlog FIFO named" err "fifo: empty file: not an event log"
+mkdir -p "$work/eventlog_v2_app-1" && mkfifo "$work/eventlog_v2_app-1/events_1_app-1"
+check "rolling folder with a FIFO part: no hang" 2 "$planlint" eventlog "$work/eventlog_v2_app-1"
+check "diff FIFO: no hang" 0 "$planlint" diff "$work/fifo" "$work/fifo"
+check "--baseline FIFO: no hang" 2 "$planlint" --isolated --baseline "$work/fifo" "$work/j2.py"
+contains "--baseline FIFO named" err "fifo: not a planlint baseline"
+check "--config FIFO: no hang" 0 "$planlint" --config "$work/fifo" "$work/j2.py"
+
+finish
