@@ -119,4 +119,16 @@ check "--baseline FIFO: no hang" 2 "$planlint" --isolated --baseline "$work/fifo
 contains "--baseline FIFO named" err "fifo: not a planlint baseline"
 check "--config FIFO: no hang" 0 "$planlint" --config "$work/fifo" "$work/j2.py"
 
+# 9. Every command that writes to a full standard output says so and exits 2.
+plan=$work/p.plan && printf '== Physical Plan ==\n*(1) Scan ExistingRDD[id#0L]\n' >"$plan"
+for cmd in "parse $plan" "parse --dump json $plan" "rules" "rule recomputed-lineage" "--version" "--help" \
+  "eventlog --help" "--isolated $work/j1.py"; do
+  # shellcheck disable=SC2086
+  check "full stdout: planlint $cmd" 2 sh -c "\"\$0\" $cmd >/dev/full" "$planlint"
+  contains "full stdout named: $cmd" err "standard output"
+done
+check "full stdout: --fix of standard input" 2 sh -c '"$0" --isolated --fix --unsafe-fixes - --stdin-filename x.py <"$1" >/dev/full' \
+  "$planlint" "$work/j1.py"
+contains "full stdout: the lost fixed code is an error" err "standard output"
+
 finish

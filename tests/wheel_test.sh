@@ -91,6 +91,15 @@ from_df = planlint.check(df)
 assert df.modes == ["extended"], df.modes
 assert [(g.rule, g.line, g.column) for g in from_df] == [(g.rule, g.line, g.column) for g in found]
 
+class SilentDataFrame:  # explain() that prints nothing (it wrote to a JVM console): an error, not "0 findings"
+    def explain(self, mode=None):
+        return None
+try:
+    planlint.check(SilentDataFrame())
+    raise AssertionError("a silent explain() was taken for a clean plan")
+except planlint.PlanlintError as e:
+    assert "explain printed no plan" in str(e), e
+
 clean = planlint.check("== Physical Plan ==\n*(1) Scan ExistingRDD[id#0L]\n")
 assert len(clean) == 0 and "no findings" in clean._repr_html_()
 

@@ -214,7 +214,12 @@ def _plan_text(obj: Any) -> str:
         except TypeError:  # PySpark before 3.0: explain(extended=True)
             result = explain(True)
     text = buf.getvalue()
-    return text if text.strip() else (result if isinstance(result, str) else "")
+    if not text.strip() and isinstance(result, str):
+        text = result
+    if not text.strip():
+        # Nothing to lint is not a clean plan: explain() wrote elsewhere (a JVM console) or nothing.
+        raise PlanlintError("explain printed no plan")
+    return text
 
 
 def check(obj: Any, *, args: Sequence[str] = (), name: str = "plan") -> Findings:

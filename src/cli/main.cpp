@@ -7,6 +7,8 @@
 #include <sys/mman.h>
 #endif
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -772,10 +774,19 @@ int main(int argc, char** argv) {
                                            mi_option_set(mi_option_segment_decommit_delay, segment_delay);
                                          }});
 #endif
+  int rc = 2;
   try {
-    return run(argc, argv);
+    rc = run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "planlint: internal error: " << e.what() << "\n";
-    return 2;
   }
+  // Whatever the command printed (a report, a dump, help, the fixed code of standard input) must
+  // have reached standard output: a full disk or /dev/full is an error, never a quiet success.
+  std::cout.flush();
+  const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (lost && rc != 2) {
+    std::cerr << "planlint: error: cannot write to standard output (" << std::strerror(errno) << ")\n";
+    rc = 2;
+  }
+  return rc;
 }
