@@ -131,4 +131,24 @@ check "full stdout: --fix of standard input" 2 sh -c '"$0" --isolated --fix --un
   "$planlint" "$work/j1.py"
 contains "full stdout: the lost fixed code is an error" err "standard output"
 
+# 11. Invalid option and configuration values are errors naming the option (and file:line:col).
+for v in banana 1e9; do
+  check "--target-spark-version '$v'" 2 "$planlint" --isolated --target-spark-version "$v" "$work/j2.py"
+  contains "--target-spark-version '$v' named" err "--target-spark-version: '$v' is not a Spark version"
+done
+check "--target-spark-version 3.5.0-SNAPSHOT is a version" 0 "$planlint" --isolated --target-spark-version 3.5.0-SNAPSHOT "$work/j2.py"
+for v in nan 1e999 99999999999999999999999TB -5MB; do
+  check "--broadcast-threshold $v" 2 "$planlint" --isolated --broadcast-threshold "$v" "$work/j2.py"
+  contains "--broadcast-threshold $v named" err "--broadcast-threshold: '$v' is not a size"
+done
+check "--dbu-rate nan" 2 "$planlint" eventlog --compare "$work/fifo" "$work/fifo" --dbu-rate nan
+contains "--dbu-rate nan named" err "--dbu-rate"
+mkdir "$work/cfg"
+for c in 'broadcast-threshold = -5' 'tolerated-shuffle-partitions = [-1]' 'target-spark-version = ""' \
+  'target-spark-version = "1e9"' 'broadcast-threshold = "nan"'; do
+  printf '# planlint\n%s\n' "$c" >"$work/cfg/planlint.toml"
+  check "config $c" 2 "$planlint" --config "$work/cfg/planlint.toml" "$work/j2.py"
+  contains "config $c: file:line:col" err "planlint.toml:2:"
+done
+
 finish

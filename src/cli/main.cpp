@@ -8,10 +8,11 @@
 #endif
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -296,9 +297,26 @@ regression, 2 an input that cannot be read.)");
   ev->add_option("--compare", ev_run.compare,
                  "Compare two runs of one job: BEFORE AFTER (stage durations, shuffle, spill, max task, skew, cost)")
       ->expected(2);
-  ev->add_option("--dbu-rate", ev_run.cost.dbu_rate, "With --compare: DBU per node-hour, for the cost estimate");
-  ev->add_option("--nodes", ev_run.cost.nodes, "With --compare: nodes billed (default: executor hosts + driver)");
+  // A finite, non-negative number (CLI::NonNegativeNumber lets NaN through: it compares false).
+  const CLI::Validator finite_rate(
+      [](const std::string& text) -> std::string {
+        double v = 0;
+        try {
+          std::size_t used = 0;
+          v = std::stod(text, &used);
+          if (used != text.size()) return "not a number: " + text;
+        } catch (const std::exception&) {
+          return "not a number: " + text;
+        }
+        return std::isfinite(v) && v >= 0 && v <= 1e9 ? std::string() : "not a finite, non-negative number: " + text;
+      },
+      "NUMBER");
+  ev->add_option("--dbu-rate", ev_run.cost.dbu_rate, "With --compare: DBU per node-hour, for the cost estimate")
+      ->check(finite_rate);
+  ev->add_option("--nodes", ev_run.cost.nodes, "With --compare: nodes billed (default: executor hosts + driver)")
+      ->check(CLI::NonNegativeNumber);
   ev->add_option("--photon-multiplier", ev_run.cost.photon_multiplier, "DBU rate multiplier of a Photon run")
+      ->check(finite_rate)
       ->capture_default_str();
   ev->add_option("--source-root", ev_run.options.source_root,
                  "Folder holding the job's source: SARIF findings whose call site (collect at etl.py:42) is a file "
@@ -386,6 +404,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
   options.select = split_commas(select);
   options.extend_select = split_commas(extend_select);
   options.ignore = split_commas(ignore);
+  if (!options_target.empty() && !lint::is_spark_version(options_target)) {
+    std::cerr << "planlint: error: --target-spark-version: '" << options_target
+              << "' is not a Spark version (e.g. 3.5)\n";
+    return 2;
+  }
   options.target_spark_version = options_target;
   options.warn = split_commas(warn);
   if (!min_impact.empty()) options.min_impact = *lint::parse_impact(min_impact);

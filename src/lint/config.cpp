@@ -128,7 +128,8 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       }
     } else if (k == "broadcast-threshold") {
       if (auto i = value.value<std::int64_t>(); i && value.is_integer()) {
-        c.broadcast_threshold = static_cast<double>(*i);
+        if (*i < 0) errors.push_back(error_at(file, value, "`broadcast-threshold` must not be negative"));
+        c.broadcast_threshold = static_cast<double>(std::max<std::int64_t>(*i, 0));
       } else if (auto s = value.value<std::string>()) {
         auto bytes = parse_size(*s);
         if (!bytes)
@@ -142,12 +143,13 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       bool good = arr != nullptr;
       if (good)
         for (const auto& item : *arr) {
-          if (!item.is_integer())
+          if (!item.is_integer() || *item.value<std::int64_t>() < 1)
             good = false;
           else
             c.tolerated_shuffle_partitions.push_back(*item.value<std::int64_t>());
         }
-      if (!good) errors.push_back(error_at(file, value, "`tolerated-shuffle-partitions` must be an array of integers"));
+      if (!good)
+        errors.push_back(error_at(file, value, "`tolerated-shuffle-partitions` must be an array of positive integers"));
     } else if (k == "target-spark-version" || k == "output-format") {
       auto s = value.value<std::string>();
       if (!s) {
@@ -156,6 +158,10 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       }
       if (k == "output-format" && *s != "text" && *s != "json" && *s != "sarif" && *s != "github") {
         errors.push_back(error_at(file, value, "`output-format` must be one of text, json, sarif, github"));
+        continue;
+      }
+      if (k == "target-spark-version" && !is_spark_version(*s)) {
+        errors.push_back(error_at(file, value, "`target-spark-version` must be a Spark version like \"3.5\""));
         continue;
       }
       (k == "output-format" ? c.output_format : c.target_spark_version) = *s;

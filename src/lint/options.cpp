@@ -2,6 +2,8 @@
 #include "lint/options.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>
@@ -56,8 +58,32 @@ std::optional<double> parse_size(std::string_view text) {
     }
   }
   auto bytes = plan::parse_byte_size(t);
-  if (!bytes || *bytes < 0) return std::nullopt;
+  // Not NaN, not infinite, not past what a 64-bit count of bytes holds (an exabyte is plenty).
+  if (!bytes || !std::isfinite(*bytes) || *bytes < 0 || *bytes > 1e18) return std::nullopt;
   return bytes;
+}
+
+bool is_spark_version(std::string_view text) {
+  // Up to three dot-separated numbers (the first from 1 to 99), then an optional -suffix or +suffix.
+  std::size_t i = 0, parts = 0;
+  while (parts < 3) {
+    std::size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0 && i - start < 4) ++i;
+    if (i == start) return false;
+    if (parts == 0 && (i - start > 2 || text[start] == '0')) return false;
+    ++parts;
+    if (i < text.size() && text[i] == '.' && parts < 3) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (i == text.size()) return true;
+  if (text[i] != '-' && text[i] != '+') return false;
+  if (++i == text.size()) return false;
+  for (; i < text.size(); ++i)
+    if (std::isalnum(static_cast<unsigned char>(text[i])) == 0 && text[i] != '.') return false;
+  return true;
 }
 
 bool LintOptions::targets_before(int major, int minor) const {

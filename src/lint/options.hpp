@@ -61,6 +61,8 @@ struct LintOptions {
 
 // "10MB", "10 MiB", "10485760": a size in bytes for thresholds given by users; nullopt if not a size.
 std::optional<double> parse_size(std::string_view text);
+// "3", "3.1", "3.5.0", "3.5.0-SNAPSHOT": a Spark version as --target-spark-version takes it.
+bool is_spark_version(std::string_view text);
 
 // "skew-ratio=3": sets one threshold; the error, or "".
 std::string set_eventlog_threshold(EventLogThresholds& t, std::string_view key_value);
