@@ -151,4 +151,50 @@ for c in 'broadcast-threshold = -5' 'tolerated-shuffle-partitions = [-1]' 'targe
   contains "config $c: file:line:col" err "planlint.toml:2:"
 done
 
+# 12. Names from an event log are shown, never obeyed: no escape sequence reaches the terminal, no
+# HTML comment or image renders in Markdown, no raw control character in HTML.
+python3 "$(dirname "$0")/../scripts/eventlog/gen_eventlog.py" "$work/plain.json" --stages 2 --tasks 20 >/dev/null
+python3 - "$work/plain.json" "$work/evil.json" <<'PY'
+import json, sys
+evil = "\x1b]0;pwned\x07\x1b[2J<!-- hidden --><img src=x><b>bold</b> \u009b31m"
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    for line in f:
+        e = json.loads(line)
+        if "Stage Info" in e:
+            e["Stage Info"]["Stage Name"] = evil
+        if e.get("Event") == "SparkListenerApplicationStart":
+            e["App Name"] = evil
+        out.write(json.dumps(e) + "\n")
+PY
+for fmt in text markdown html; do
+  check "crafted stage names: $fmt" 0 "$planlint" eventlog --format "$fmt" "$work/evil.json"
+  if LC_ALL=C grep -q "$(printf '\033')" "$work/out" || LC_ALL=C grep -q "$(printf '\302\233')" "$work/out"; then
+    echo "FAIL crafted stage names: $fmt has a raw control character"; fails=$((fails+1))
+  else
+    echo "ok   crafted stage names: $fmt has no raw control character"
+  fi
+done
+check "crafted stage names: markdown" 0 "$planlint" eventlog --format markdown "$work/evil.json"
+lacks "markdown: no HTML comment" out "<!--"
+lacks "markdown: no image" out "<img"
+contains "markdown: the name is shown as text" out "&lt;img src=x&gt;"
+
+# 13. C1 controls in a flagged line (text output) and ESC in a message (GitHub output).
+printf 'df = spark.read.parquet("s3://b/x")\nif df.count() == 0:  # \302\233 2J\n    pass\n' >"$work/c1.py"
+check "C1 control in a flagged line: text" 0 "$planlint" --isolated --color never "$work/c1.py"
+contains "C1 control shown escaped" out "# \\u009b 2J"
+python3 "$(dirname "$0")/../scripts/eventlog/gen_eventlog.py" "$work/skew.json" --stages 3 --tasks 200 --skew-stage 1 >/dev/null
+python3 - "$work/skew.json" "$work/skew-esc.json" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    for line in f:
+        e = json.loads(line)
+        if "Stage Info" in e:
+            e["Stage Info"]["Stage Name"] = "collect at \x1b[2Jjob.py:12"
+        out.write(json.dumps(e) + "\n")
+PY
+check "ESC in a message: github" 1 "$planlint" --isolated --format github "$work/skew-esc.json"
+contains "github: the stage name is in the message" out "collect at \\x1b[2Jjob.py:12"
+if LC_ALL=C grep -q "$(printf '\033')" "$work/out"; then echo "FAIL github output has a raw ESC"; fails=$((fails+1)); else echo "ok   github output has no raw ESC"; fi
+
 finish

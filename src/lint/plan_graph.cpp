@@ -11,6 +11,7 @@
 #include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
 #include "plan/operator_fields.hpp"
+#include "util/printable.hpp"
 
 namespace planlint::lint {
 
@@ -276,33 +277,7 @@ std::string render_dot(const std::vector<PlanGraph>& graphs) {
 
 namespace {
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        if ((u < 0x20 && c != '\t') || u == 0x7f)
-          out += fmt::format("\\x{:02x}", u);
-        else
-          out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(std::string_view s) { return util::html_text(s); }
 
 constexpr int kW = 210, kH = 56, kGapX = 24, kGapY = 44;
 

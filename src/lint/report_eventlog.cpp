@@ -1,5 +1,6 @@
 // The diagnosis summary, the ranking of applications and the JSON form of event-log results.
 #include "lint/report_eventlog.hpp"
+#include "util/printable.hpp"
 
 #include <fmt/format.h>
 
@@ -14,11 +15,10 @@ namespace {
 using eventlog::Application;
 using eventlog::Stage;
 
-std::string cell(std::string s) {
-  std::replace(s.begin(), s.end(), '|', '/');
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  return s;
-}
+// Text from the log (application and stage names, paths, configuration values, messages that quote
+// them) as the report shows it: without control characters (a crafted log must not retitle or clear
+// the terminal), and in Markdown as literal text (no HTML comment hiding the rest, no image).
+std::string shown(std::string_view s, bool markdown) { return markdown ? util::markdown_text(s) : util::printable(s); }
 
 // A table as Markdown, or as aligned plain-text columns.
 std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
@@ -27,7 +27,7 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
   if (markdown) {
     auto line = [&](const std::vector<std::string>& r) {
       out += "|";
-      for (const auto& c : r) out += " " + cell(c) + " |";
+      for (const auto& c : r) out += " " + shown(c, true) + " |";
       out += "\n";
     };
     line(head);
@@ -40,10 +40,10 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
   std::vector<std::size_t> w(head.size());
   for (std::size_t i = 0; i < head.size(); ++i) w[i] = head[i].size();
   for (const auto& r : rows)
-    for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
+    for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], shown(r[i], false).size());
   auto line = [&](const std::vector<std::string>& r) {
     std::string l = " ";
-    for (std::size_t i = 0; i < r.size(); ++i) l += fmt::format(" {:<{}}", cell(r[i]), w[i]);
+    for (std::size_t i = 0; i < r.size(); ++i) l += fmt::format(" {:<{}}", shown(r[i], false), w[i]);
     while (!l.empty() && l.back() == ' ') l.pop_back();
     out += l + "\n";
   };
@@ -54,7 +54,9 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
 
 std::string shorten(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "…"; }
 
-std::string on_off(const std::string& v, const std::string& dflt) { return v.empty() ? dflt + " (default)" : v; }
+std::string on_off(const std::string& v, const std::string& dflt, bool markdown) {
+  return v.empty() ? dflt + " (default)" : shown(v, markdown);
+}
 
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "-" : fmt::format("{:.0f} %", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
@@ -67,18 +69,19 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   std::string out;
   std::string h1 = markdown ? "## " : "";
   std::string h2 = markdown ? "### " : "";
-  out += fmt::format("{}{}: {}{}\n", h1, app.path, app.name.empty() ? "(unnamed application)" : app.name,
-                     app.id.empty() ? "" : " (" + app.id + ")");
+  out += fmt::format("{}{}: {}{}\n", h1, shown(app.path, markdown),
+                     app.name.empty() ? "(unnamed application)" : shown(app.name, markdown),
+                     app.id.empty() ? "" : " (" + shown(app.id, markdown) + ")");
   if (!r.io_error.empty()) {
-    out += fmt::format("not analysed: {}\n", r.io_error);
+    out += fmt::format("not analysed: {}\n", shown(r.io_error, markdown));
     return out;
   }
-  std::string version = app.spark_version.empty() ? "unknown" : app.spark_version;
-  if (!app.databricks_runtime.empty()) version += ", Databricks runtime " + app.databricks_runtime;
+  std::string version = app.spark_version.empty() ? "unknown" : shown(app.spark_version, markdown);
+  if (!app.databricks_runtime.empty()) version += ", Databricks runtime " + shown(app.databricks_runtime, markdown);
   out += fmt::format(
       "\nSpark {}, engine {}, ran {}{}, up to {} cores on {} node{}; {} jobs, {} stages, {} SQL executions\n", version,
-      app.engine(), format_ms(app.duration_ms()), app.complete ? "" : " (incomplete log)", app.max_cores(), app.nodes(),
-      app.nodes() == 1 ? "" : "s", app.jobs.size(), app.stages.size(), app.sql.size());
+      shown(app.engine(), markdown), format_ms(app.duration_ms()), app.complete ? "" : " (incomplete log)",
+      app.max_cores(), app.nodes(), app.nodes() == 1 ? "" : "s", app.jobs.size(), app.stages.size(), app.sql.size());
   {
     int added = 0, removed = 0;
     for (const auto& c : app.executors) (c.cores >= 0 ? added : removed) += 1;
@@ -88,14 +91,15 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   }
   out += fmt::format(
       "Configuration: AQE {}, spark.sql.shuffle.partitions {}, broadcast threshold {}, serializer {}, Arrow {}\n",
-      on_off(app.conf("spark.sql.adaptive.enabled"), app.spark_version >= "3.2" ? "true" : "false"),
-      on_off(app.conf("spark.sql.shuffle.partitions"), "200"),
-      on_off(app.conf("spark.sql.autoBroadcastJoinThreshold"), "10MB"), on_off(app.conf("spark.serializer"), "Java"),
-      on_off(app.conf("spark.sql.execution.arrow.pyspark.enabled"), "false"));
+      on_off(app.conf("spark.sql.adaptive.enabled"), app.spark_version >= "3.2" ? "true" : "false", markdown),
+      on_off(app.conf("spark.sql.shuffle.partitions"), "200", markdown),
+      on_off(app.conf("spark.sql.autoBroadcastJoinThreshold"), "10MB", markdown),
+      on_off(app.conf("spark.serializer"), "Java", markdown),
+      on_off(app.conf("spark.sql.execution.arrow.pyspark.enabled"), "false", markdown));
   out += fmt::format("Read {} lines ({}, codec {}){}\n", app.lines, format_bytes(app.bytes), app.codec,
                      app.malformed_lines == 0 ? "" : fmt::format("; {} malformed lines skipped", app.malformed_lines));
   for (const auto& p : app.problems)
-    if (p.line == 0) out += "warning: " + p.message + "\n";
+    if (p.line == 0) out += "warning: " + shown(p.message, markdown) + "\n";
 
   out += fmt::format("\n{}Slowest stages\n", h2);
   if (!markdown) out += "\n";
@@ -123,10 +127,11 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
     std::string of = f.explained_ms > 0 && f.stage_ms > 0 ? fmt::format(" of {}", format_ms(f.stage_ms)) : "";
     out += fmt::format("\n{}. {}{} [{}]{}: {}{}\n", n, markdown ? "**" : "", d.rule->name, d.rule->id,
                        markdown ? "**" : "", explained, of);
-    out += fmt::format("   {}\n", d.message);
-    if (!f.fix.empty()) out += fmt::format("   fix: {}\n", f.fix);
-    out += fmt::format("   at {}:{}", d.location.path, d.location.line);
-    for (const auto& rel : d.related) out += fmt::format("; code: {}:{}", rel.location.path, rel.location.line);
+    out += fmt::format("   {}\n", shown(d.message, markdown));
+    if (!f.fix.empty()) out += fmt::format("   fix: {}\n", shown(f.fix, markdown));
+    out += fmt::format("   at {}:{}", shown(d.location.path, markdown), d.location.line);
+    for (const auto& rel : d.related)
+      out += fmt::format("; code: {}:{}", shown(rel.location.path, markdown), rel.location.line);
     out += "\n";
   }
   return out;

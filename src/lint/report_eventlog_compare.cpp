@@ -6,6 +6,7 @@
 #include <set>
 
 #include "lint/report_eventlog.hpp"
+#include "util/printable.hpp"
 
 namespace planlint::lint {
 
@@ -44,7 +45,9 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
   const Application& b = before.app;
   const Application& a = after.app;
   std::string out;
-  out += fmt::format("Before: {} ({})\n{}After:  {} ({})\n\n", b.path, b.name, markdown ? "\n" : "", a.path, a.name);
+  auto shown = [markdown](std::string_view s) { return markdown ? util::markdown_text(s) : util::printable(s); };
+  out += fmt::format("Before: {} ({})\n{}After:  {} ({})\n\n", shown(b.path), shown(b.name), markdown ? "\n" : "",
+                     shown(a.path), shown(a.name));
   std::string sep = markdown ? " | " : "  ";
   auto row = [&](const std::vector<std::string>& cells) {
     std::string l = markdown ? "| " : "";
@@ -82,7 +85,7 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
     auto ai = a.stages.find(id);
     const Stage* sb = bi == b.stages.end() ? nullptr : &bi->second;
     const Stage* sa = ai == a.stages.end() ? nullptr : &ai->second;
-    std::string name = (sb != nullptr ? sb->name : sa->name).substr(0, 40);
+    std::string name = shown((sb != nullptr ? sb->name : sa->name).substr(0, 40));
     std::string db = sb != nullptr ? format_ms(sb->duration_ms()) : "-";
     std::string da = sa != nullptr ? format_ms(sa->duration_ms()) : "-";
     std::string ch = change(sb != nullptr ? static_cast<double>(sb->duration_ms()) : 0,

@@ -5,34 +5,13 @@
 #include <algorithm>
 
 #include "lint/report_eventlog.hpp"
+#include "util/printable.hpp"
 
 namespace planlint::lint {
 
 namespace {
 
-std::string esc(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string esc(std::string_view s) { return util::html_text(s); }
 
 std::string timeline(const eventlog::Application& app) {
   std::int64_t t0 = app.started, t1 = t0 + app.duration_ms();

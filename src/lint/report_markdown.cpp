@@ -4,28 +4,12 @@
 
 #include "lint/report.hpp"
 #include "lint/rule.hpp"
+#include "util/printable.hpp"
 
 namespace planlint::lint {
 namespace {
 
-std::string cell(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>' || c == '[' || c == ']') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n' || c == '\r' || c == '\t') {
-      out += ' ';
-    } else if (u < 0x20 || u == 0x7f) {
-      out += fmt::format("\\x{:02x}", u);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string cell(std::string_view s) { return util::markdown_text(s); }
 
 class MarkdownReporter final : public Reporter {
  public:

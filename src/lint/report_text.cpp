@@ -10,6 +10,7 @@
 
 #include "lint/report.hpp"
 #include "lint/rule.hpp"
+#include "util/printable.hpp"
 
 namespace planlint::lint {
 namespace {
@@ -43,47 +44,6 @@ std::string_view severity_colour(Severity s) {
       return "1;36";
   }
   return "1";
-}
-
-// Control characters from a file (escape sequences could retitle or clear the reader's terminal)
-// are shown as \xNN; tabs stay.
-bool is_control(char c) {
-  auto u = static_cast<unsigned char>(c);
-  return (u < 0x20 && c != '\t') || u == 0x7f;
-}
-
-// Whether `s` has a control character: eight bytes at a time, a byte at a time only in a word with
-// a byte below 0x20 (a tab, say) or 0x7f. The bit tricks tell exactly whether a word has one.
-bool has_control(std::string_view s) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  std::size_t i = 0;
-  for (; s.size() - i >= 8; i += 8) {
-    std::uint64_t x = 0;
-    std::memcpy(&x, s.data() + i, 8);
-    const std::uint64_t below_space = (x - kOnes * 0x20) & ~x & kHigh;
-    const std::uint64_t del = x ^ (kOnes * 0x7f);
-    if ((below_space | ((del - kOnes) & ~del & kHigh)) != 0)
-      for (std::size_t k = i; k < i + 8; ++k)
-        if (is_control(s[k])) return true;
-  }
-  for (; i < s.size(); ++i)
-    if (is_control(s[i])) return true;
-  return false;
-}
-
-// `s` appended to `out` with its control characters as \xNN.
-void append_printable(std::string& out, std::string_view s) {
-  // Almost every line has none: copied whole, without looking at it a character at a time again.
-  if (!has_control(s)) {
-    out += s;
-    return;
-  }
-  for (char c : s) {
-    if (is_control(c))
-      fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(c));
-    else
-      out += c;
-  }
 }
 
 // `n` in decimal, appended to `out` (std::to_chars: fmt's back_inserter went a character at a time).
@@ -155,9 +115,9 @@ void quote_line(std::string& out, const FileResult& r, const Location& loc, cons
   const std::size_t line_at = out.size();
   out += head;
   const std::size_t cut = std::min(start, view.size());
-  append_printable(out, view.substr(0, cut));
+  util::append_printable(out, view.substr(0, cut));
   start = out.size() - line_at;  // the caret's column in the quoted line
-  append_printable(out, view.substr(cut));
+  util::append_printable(out, view.substr(cut));
   out += tail;
   const std::size_t line_size = out.size() - line_at;
   out += '\n';
@@ -187,13 +147,13 @@ void render_text_file(const FileResult& r, const Palette& p, std::string& out,
   // Appended in place: a finding's text was a dozen temporary strings.
   for (const auto& d : r.diagnostics) {
     if (flush) flush(out);
-    p.paint_with(out, "1", [&](std::string& o) { append_printable(o, r.path); });
+    p.paint_with(out, "1", [&](std::string& o) { util::append_printable(o, r.path); });
     out += ':';
     append_where(out, d.location);
     out += ": ";
     p.paint_to(out, severity_colour(d.severity), to_string(d.severity));
     out += ": ";
-    append_printable(out, d.message);
+    util::append_printable(out, d.message);
     out += ' ';
     p.paint_with(out, "2", [&](std::string& o) {
       o += '[';
@@ -207,11 +167,11 @@ void render_text_file(const FileResult& r, const Palette& p, std::string& out,
       out += "  ";
       p.paint_to(out, "1;36", "note");
       out += ": ";
-      append_printable(out, l.path);
+      util::append_printable(out, l.path);
       out += ':';
       append_where(out, l);
       out += ": ";
-      append_printable(out, rel.message);
+      util::append_printable(out, rel.message);
       out += '\n';
     }
     if (d.fix) {
@@ -224,7 +184,7 @@ void render_text_file(const FileResult& r, const Palette& p, std::string& out,
       while (!s.empty()) {
         auto nl = s.find('\n');
         out += "      ";
-        append_printable(out, s.substr(0, nl));
+        util::append_printable(out, s.substr(0, nl));
         out += '\n';
         if (nl == std::string_view::npos) break;
         s.remove_prefix(nl + 1);
@@ -284,7 +244,7 @@ std::string gh_escape(std::string_view s, bool property) {
         out += c;
     }
   }
-  return out;
+  return util::printable(out);
 }
 
 class GithubReporter final : public Reporter {

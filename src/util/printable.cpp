@@ -1,0 +1,136 @@
+// See printable.hpp.
+#include "util/printable.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+namespace planlint::util {
+namespace {
+
+bool is_c0(unsigned char u, bool keep_newlines) {
+  return (u < 0x20 && u != '\t' && !(keep_newlines && u == '\n')) || u == 0x7f;
+}
+
+// Whether `s` may hold a control character: eight bytes at a time (a byte below 0x20, 0x7f, or 0xc2,
+// the lead byte of U+0080..U+00BF), a byte at a time only in such a word. Almost no line has one.
+bool may_have_control(std::string_view s) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  auto has_byte = [](std::uint64_t x, unsigned char b) {
+    const std::uint64_t y = x ^ (kOnes * b);
+    return ((y - kOnes) & ~y & kHigh) != 0;
+  };
+  std::size_t i = 0;
+  for (; s.size() - i >= 8; i += 8) {
+    std::uint64_t x = 0;
+    std::memcpy(&x, s.data() + i, 8);
+    if (((x - kOnes * 0x20) & ~x & kHigh) != 0 || has_byte(x, 0x7f) || has_byte(x, 0xc2)) return true;
+  }
+  for (; i < s.size(); ++i) {
+    auto u = static_cast<unsigned char>(s[i]);
+    if (u < 0x20 || u == 0x7f || u == 0xc2) return true;
+  }
+  return false;
+}
+
+constexpr char kHex[] = "0123456789abcdef";
+
+}  // namespace
+
+void append_printable(std::string& out, std::string_view s, bool keep_newlines) {
+  if (!may_have_control(s)) {
+    out += s;
+    return;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto u = static_cast<unsigned char>(s[i]);
+    if (is_c0(u, keep_newlines)) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else if (u == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) <= 0x9f) {
+      auto c1 = static_cast<unsigned char>(s[++i]);
+      out += "\\u00";
+      out += kHex[c1 >> 4];
+      out += kHex[c1 & 15];
+    } else {
+      out += s[i];
+    }
+  }
+}
+
+std::string printable(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  append_printable(out, s, keep_newlines);
+  return out;
+}
+
+std::string markdown_text(std::string_view s) {
+  std::string safe = printable(s, true);
+  std::string out;
+  out.reserve(safe.size());
+  for (char c : safe) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      case '|':
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '!':
+      case '#':
+      case '~':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string html_text(std::string_view s) {
+  std::string safe = printable(s, true);
+  std::string out;
+  out.reserve(safe.size());
+  for (char c : safe) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace planlint::util
