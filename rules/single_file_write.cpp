@@ -149,14 +149,37 @@ std::vector<std::string> write_path_words(const std::vector<pyspark::Step>& pipe
   return words;
 }
 
-// Whether, after the write, the code handles what it wrote as files: moves, copies, renames or
-// lists the written path (`dbutils.fs.mv(f"{out}/part-...")`, `os.listdir(out)`). One file is then
-// the deliverable, not an accident.
-bool handles_written_files(const pyspark::SourceModel& m, const pyspark::Chain& write,
-                           const std::vector<std::string>& words) {
+// A call that handles files (`dbutils.fs.mv(...)`, `os.listdir(...)`): where it is, and its line and
+// the next two (where its arguments are). Found once per file: looking again for every write
+// scanned the rest of a large file once per write (a 10 MB file of 3,000 writes took a minute).
+struct FileCall {
+  int cell = 0;
+  std::size_t at = 0;
+  std::string_view call;
+};
+std::vector<FileCall> file_handling_calls(const pyspark::SourceModel& m) {
   static constexpr std::string_view kFileHandling[] = {".mv(",        ".cp(",          "rename(", "shutil.",
                                                        "copyfile(",   "listdir(",      "glob(",   ".ls(",
                                                        "listStatus(", "copyFromLocal", "move("};
+  std::vector<FileCall> out;
+  for (const auto& cell : m.file->cells) {
+    const std::string_view text = cell.text;
+    for (std::string_view needle : kFileHandling)
+      for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+        std::size_t end = at;
+        for (int lines = 0; lines < 3 && end != std::string_view::npos; ++lines) end = text.find('\n', end + 1);
+        out.push_back(
+            {cell.number, at, text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at)});
+      }
+  }
+  return out;
+}
+
+// Whether, after the write, the code handles what it wrote as files: moves, copies, renames or
+// lists the written path (`dbutils.fs.mv(f"{out}/part-...")`, `os.listdir(out)`). One file is then
+// the deliverable, not an accident.
+bool handles_written_files(const std::vector<FileCall>& calls, const pyspark::Chain& write,
+                           const std::vector<std::string>& words) {
   if (words.empty()) return false;
   auto word_at = [](std::string_view text, std::string_view w) {
     for (std::size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1)) {
@@ -168,22 +191,10 @@ bool handles_written_files(const pyspark::SourceModel& m, const pyspark::Chain& 
     }
     return false;
   };
-  for (const auto& cell : m.file->cells) {
-    if (cell.number < write.cell) continue;
-    const std::string_view text = cell.text;
-    const std::size_t from = cell.number == write.cell ? write.pos.end_byte : 0;
-    for (std::string_view needle : kFileHandling)
-      for (std::size_t at = text.find(needle, from); at != std::string_view::npos; at = text.find(needle, at + 1)) {
-        // The call's line and the next two: where its arguments are.
-        std::size_t end = at;
-        for (int lines = 0; lines < 3 && end != std::string_view::npos; ++lines) end = text.find('\n', end + 1);
-        const std::string_view call =
-            text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-        if (std::any_of(words.begin(), words.end(), [&](const std::string& w) { return word_at(call, w); }))
-          return true;
-      }
-  }
-  return false;
+  return std::any_of(calls.begin(), calls.end(), [&](const FileCall& c) {
+    if (c.cell < write.cell || (c.cell == write.cell && c.at < write.pos.end_byte)) return false;
+    return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return word_at(c.call, w); });
+  });
 }
 
 // Whether the write of `chain` runs in a streaming foreachBatch callback: in a lambda given to
@@ -205,6 +216,7 @@ void check_single_file_write(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per coalesce, however many pipelines reach it
   std::optional<bool> handles_files;
   std::optional<std::set<std::string, std::less<>>> batch_functions;
+  std::optional<std::vector<FileCall>> file_calls;  // found at the first coalesce(1) before a write
   for_each_write(
       ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t write, const pyspark::Step& step) {
         const pyspark::Step* prev = &step;
@@ -219,7 +231,8 @@ void check_single_file_write(SourceContext& ctx) {
         // file on purpose, as collect-large leaves such results alone.
         if (rows.rows == pyspark::Rows::grouped) return;
         // One file on purpose: the code moves, copies or lists what it wrote (by the written path).
-        if (handles_written_files(ctx.model(), *pipeline[write].chain, write_path_words(pipeline, write))) return;
+        if (!file_calls) file_calls = file_handling_calls(ctx.model());
+        if (handles_written_files(*file_calls, *pipeline[write].chain, write_path_words(pipeline, write))) return;
         if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
         const bool large = volume == pyspark::Volume::large;
         std::string message = "`" + std::string(p.name) + "(1)` before a write: one task writes all the data";

@@ -197,4 +197,54 @@ check "ESC in a message: github" 1 "$planlint" --isolated --format github "$work
 contains "github: the stage name is in the message" out "collect at \\x1b[2Jjob.py:12"
 if LC_ALL=C grep -q "$(printf '\033')" "$work/out"; then echo "FAIL github output has a raw ESC"; fails=$((fails+1)); else echo "ok   github output has no raw ESC"; fi
 
+# 8. Rolling logs are read as Spark reads them: a missing part is refused with its index, a part
+# present twice is read once, files before the last compacted one are skipped; the report says so.
+python3 "$(dirname "$0")/../scripts/eventlog/gen_eventlog.py" "$work/base.json" --stages 4 --tasks 50 >/dev/null
+roll() {  # roll DIR: the log cut into events_1.._4 parts
+  mkdir -p "$1" && python3 - "$work/base.json" "$1" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines(True)
+for i in range(4):
+    open(f"{sys.argv[2]}/events_{i + 1}_app-1", "w").writelines(lines[i * len(lines) // 4:(i + 1) * len(lines) // 4])
+open(f"{sys.argv[2]}/appstatus_app-1", "w").close()
+PY
+}
+roll "$work/eventlog_v2_whole"
+check "rolling log: whole" 0 "$planlint" eventlog --format json "$work/eventlog_v2_whole"
+tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
+roll "$work/eventlog_v2_gap" && rm "$work/eventlog_v2_gap/events_2_app-1"
+check "rolling log with a missing part: exit 2" 2 "$planlint" eventlog "$work/eventlog_v2_gap"
+contains "missing part named" err "eventlog_v2_gap: part 2 of the rolling log is missing"
+roll "$work/eventlog_v2_dup"
+cp "$work/eventlog_v2_dup/events_2_app-1" "$work/eventlog_v2_dup/events_02_app-1"
+cp "$work/eventlog_v2_dup/events_1_app-1" "$work/eventlog_v2_dup/events_1_app-1.copy"
+check "rolling log with parts twice" 0 "$planlint" eventlog --format json "$work/eventlog_v2_dup"
+dup_tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
+[ -n "$tasks" ] && [ "$tasks" = "$dup_tasks" ] && echo "ok   parts present twice are read once ($tasks tasks)" \
+  || { echo "FAIL parts twice: $dup_tasks tasks, want $tasks"; fails=$((fails+1)); }
+check "rolling log with parts twice: text" 0 "$planlint" eventlog "$work/eventlog_v2_dup"
+contains "duplicate part reported" out "part 2 is present twice: read events_2_app-1, skipped events_02_app-1"
+contains "copy reported" out "part 1 is present twice: read events_1_app-1, skipped events_1_app-1.copy"
+roll "$work/eventlog_v2_compact"
+cat "$work/eventlog_v2_compact"/events_{1,2,3}_app-1 >"$work/eventlog_v2_compact/events_3_app-1.compact"
+rm "$work/eventlog_v2_compact"/events_{1,2}_app-1
+check "rolling log after compaction" 0 "$planlint" eventlog --format json "$work/eventlog_v2_compact"
+cmp_tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
+[ "$tasks" = "$cmp_tasks" ] && echo "ok   the file before the compacted part is skipped" \
+  || { echo "FAIL compaction: $cmp_tasks tasks, want $tasks"; fails=$((fails+1)); }
+
+# 3. A compressed event log whose first line spans many read chunks is read whole (bench/scaling
+# times it: each byte is searched for a newline once).
+python3 - "$work/base.json" "$work/longline.gz" <<'PY'
+import gzip, sys
+lines = open(sys.argv[1]).read().splitlines(True)
+pad = '"Padding":"' + "x" * (20 * 1024 * 1024) + '"'
+lines[0] = lines[0].rstrip().rstrip("}") + "," + pad + "}\n"
+with gzip.open(sys.argv[2], "wt") as f:
+    f.writelines(lines)
+PY
+check "one 20 MB line in a gzip log" 0 "$planlint" eventlog --format json "$work/longline.gz"
+long_tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
+[ "$tasks" = "$long_tasks" ] && echo "ok   the long line and the rest are read" || { echo "FAIL long line: $long_tasks tasks"; fails=$((fails+1)); }
+
 finish

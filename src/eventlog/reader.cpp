@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "eventlog/codec.hpp"
 
@@ -563,13 +564,21 @@ void read_one(const std::string& path, Builder& b, Application& app, std::string
   }
   std::string buf;
   std::size_t start = 0;
+  // Where the search for the next newline goes on: the bytes before it (from `start`) hold none. A
+  // line longer than a chunk is searched once, not again with every chunk (that was quadratic: a
+  // 256 MB one-line log took 35 s).
+  std::size_t searched = 0;
   bool skipping = false;
   auto scan = [&](bool at_end) {
     for (;;) {
       const char* base = buf.data();
+      const std::size_t from = std::max(start, searched);
       const void* nl =
-          std::memchr(base + start, '\n', buf.size() - start);  // NOLINT(bugprone-not-null-terminated-result)
-      if (nl == nullptr) break;
+          std::memchr(base + from, '\n', buf.size() - from);  // NOLINT(bugprone-not-null-terminated-result)
+      if (nl == nullptr) {
+        searched = buf.size();
+        break;
+      }
       std::size_t end = static_cast<const char*>(nl) - base;
       if (skipping) {
         skipping = false;
@@ -598,11 +607,13 @@ void read_one(const std::string& path, Builder& b, Application& app, std::string
     scan(false);
     if (start > 0) {
       buf.erase(0, start);
+      searched -= std::min(searched, start);
       start = 0;
     }
     if (buf.size() > kMaxLine) {
       b.problem(b.line_no() + 1, "line is longer than 512 MiB; skipped");
       buf.clear();
+      searched = 0;
       skipping = true;
     }
     before = buf.size();
@@ -613,23 +624,102 @@ void read_one(const std::string& path, Builder& b, Application& app, std::string
 
 }  // namespace
 
-std::vector<std::string> rolling_log_files(const std::string& dir) {
+namespace {
+
+// One events_<n>_<app>[.codec][.compact] file of a rolling-log directory.
+struct Part {
+  long index = 0;
+  bool compact = false;
+  std::string name, path;
+};
+
+std::vector<Part> rolling_parts(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return {};
-  std::vector<std::pair<long, std::string>> files;
+  std::vector<Part> parts;
+  if (!fs::is_directory(dir, ec)) return parts;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
     if (name.rfind("events_", 0) != 0) continue;
     long n = 0;
     auto [p, e] = std::from_chars(name.data() + 7, name.data() + name.size(), n);
     if (e != std::errc() || p == name.data() + 7) continue;
-    files.emplace_back(n, entry.path().string());
+    bool compact = name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0;
+    parts.push_back({n, compact, name, entry.path().string()});
   }
-  std::sort(files.begin(), files.end());
+  // As Spark's reader orders them: by index, a compacted file after the plain one of its index.
+  std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
+    return std::tie(a.index, a.compact, a.name) < std::tie(b.index, b.compact, b.name);
+  });
+  return parts;
+}
+
+// Whether `p` is named exactly as Spark writes part `index`: events_<index>_<app>[.codec][.compact],
+// the index without leading zeros and nothing after the codec (a ".copy" is somebody's copy;
+// application ids hold no dots).
+bool canonical_name(const Part& p) {
+  std::string prefix = "events_" + std::to_string(p.index) + "_";
+  if (p.name.rfind(prefix, 0) != 0) return false;
+  std::string rest = p.name.substr(prefix.size());
+  if (p.compact) rest.resize(rest.size() - 8);
+  auto dot = rest.rfind('.');
+  if (dot == std::string::npos) return true;
+  std::string_view ext = std::string_view(rest).substr(dot + 1);
+  return ext == "lz4" || ext == "lzf" || ext == "snappy" || ext == "zstd" || ext == "gz" || ext == "inprogress";
+}
+
+}  // namespace
+
+std::vector<std::string> rolling_log_files(const std::string& dir) {
   std::vector<std::string> out;
-  out.reserve(files.size());
-  for (auto& f : files) out.push_back(std::move(f.second));
+  for (auto& p : rolling_parts(dir)) out.push_back(std::move(p.path));
   return out;
+}
+
+RollingSelection select_rolling_parts(const std::string& dir) {
+  RollingSelection sel;
+  std::vector<Part> parts = rolling_parts(dir);
+  if (parts.empty()) {
+    sel.error = "not a rolling event-log directory (no events_<n>_* files)";
+    return sel;
+  }
+  // What a compacted file holds replaces every file before it: read from the last one on.
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].compact) first = i;
+  if (first > 0)
+    sel.notes.push_back("read from the compacted part " + parts[first].name + "; the " + std::to_string(first) +
+                        " file" + (first == 1 ? "" : "s") + " before it (which it replaces) skipped");
+  // Each index once: a second file of one index (events_02_ beside events_2_, a .copy) would count
+  // its tasks twice. The one named as Spark names it is read.
+  std::vector<Part> chosen;
+  for (std::size_t i = first; i < parts.size();) {
+    std::size_t end = i;
+    while (end < parts.size() && parts[end].index == parts[i].index) ++end;
+    std::size_t pick = i;  // the compacted one, else the one named as Spark names it, else the first
+    for (std::size_t k = i; k < end; ++k)
+      if (parts[k].compact || (canonical_name(parts[k]) && !canonical_name(parts[pick]) && !parts[pick].compact))
+        pick = k;
+    for (std::size_t k = i; k < end; ++k)
+      if (k != pick)
+        sel.notes.push_back("part " + std::to_string(parts[i].index) + " is present twice: read " + parts[pick].name +
+                            ", skipped " + parts[k].name);
+    chosen.push_back(parts[pick]);
+    i = end;
+  }
+  // No gap: a missing part would read as a time when nothing ran. Spark's reader refuses it too.
+  std::vector<long> missing;
+  for (std::size_t i = 1; i < chosen.size(); ++i)
+    for (long k = chosen[i - 1].index + 1; k < chosen[i].index && missing.size() < 20; ++k) missing.push_back(k);
+  if (!missing.empty()) {
+    std::string list;
+    for (long k : missing) list += (list.empty() ? "" : ", ") + std::to_string(k);
+    sel.error = "part" + std::string(missing.size() == 1 ? " " : "s ") + list + " of the rolling log " +
+                (missing.size() == 1 ? "is" : "are") + " missing (found parts " + std::to_string(chosen.front().index) +
+                " to " + std::to_string(chosen.back().index) + " with a gap): not read";
+    return sel;
+  }
+  for (auto& p : chosen) sel.files.push_back(std::move(p.path));
+  return sel;
 }
 
 Application read_event_log(const std::string& path, std::string& io_error) {
@@ -639,12 +729,13 @@ Application read_event_log(const std::string& path, std::string& io_error) {
   Builder b(app);
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    auto files = rolling_log_files(path);
-    if (files.empty()) {
-      io_error = "not a rolling event-log directory (no events_<n>_* files)";
+    RollingSelection sel = select_rolling_parts(path);
+    if (!sel.error.empty()) {
+      io_error = sel.error;
       return app;
     }
-    for (const auto& f : files) {
+    for (auto& note : sel.notes) b.problem(0, std::move(note));
+    for (const auto& f : sel.files) {
       std::string e;
       read_one(f, b, app, e);
       if (!e.empty()) b.problem(0, f + ": " + e);
