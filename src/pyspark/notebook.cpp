@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 
@@ -328,109 +331,197 @@ class RawLines {
   std::vector<std::size_t> starts_;
 };
 
-bool load_jupyter(SourceFile& f) {
+// Python's json (and so Jupyter) reads what strict JSON does not: NaN, Infinity and -Infinity,
+// integers of any size, exponents past a double's range, and lone UTF-16 surrogates (\ud800). The
+// same text with each of these replaced by a stand-in of the same length ("0" and spaces outside
+// strings, \ufffd inside them), so that every offset still points at the file's own bytes; empty
+// when there is nothing to replace.
+std::string python_json_stand_ins(std::string_view s) {
+  std::string out;
+  auto put = [&](std::size_t at, std::string_view with) {
+    if (out.empty()) out.assign(s);
+    out.replace(at, with.size(), with);
+  };
+  auto hex4 = [&](std::size_t at) -> long {
+    if (at + 4 > s.size()) return -1;
+    long v = 0;
+    for (std::size_t k = at; k < at + 4; ++k) {
+      int d = std::isdigit(static_cast<unsigned char>(s[k])) != 0 ? s[k] - '0'
+              : (s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'f'      ? (s[k] | 0x20) - 'a' + 10
+                                                                  : -1;
+      if (d < 0) return -1;
+      v = v * 16 + d;
+    }
+    return v;
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    char c = s[i];
+    if (c == '"') {
+      std::size_t j = i + 1;
+      while (j < s.size() && s[j] != '"') {
+        if (s[j] != '\\') {
+          ++j;
+          continue;
+        }
+        if (j + 1 < s.size() && s[j + 1] == 'u') {
+          long u = hex4(j + 2);
+          if (u >= 0xD800 && u <= 0xDBFF) {
+            long low = j + 7 < s.size() && s[j + 6] == '\\' && s[j + 7] == 'u' ? hex4(j + 8) : -1;
+            if (low >= 0xDC00 && low <= 0xDFFF) {
+              j += 12;
+              continue;
+            }
+            put(j, "\\ufffd");
+          } else if (u >= 0xDC00 && u <= 0xDFFF) {
+            put(j, "\\ufffd");
+          }
+          j += 6;
+          continue;
+        }
+        j += 2;
+      }
+      i = j + 1;
+      continue;
+    }
+    auto word = [&](std::string_view w) { return s.compare(i, w.size(), w) == 0; };
+    if (word("NaN") || word("Infinity") || word("-Infinity")) {
+      std::size_t n = word("NaN") ? 3 : word("Infinity") ? 8 : 9;
+      put(i, "0" + std::string(n - 1, ' '));
+      i += n;
+      continue;
+    }
+    if (c == '-' || std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      std::size_t j = i + 1;
+      bool fraction = false;
+      while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) != 0 || s[j] == '.' || s[j] == 'e' ||
+                              s[j] == 'E' || s[j] == '+' || s[j] == '-')) {
+        fraction = fraction || s[j] == '.' || s[j] == 'e' || s[j] == 'E';
+        ++j;
+      }
+      std::string token(s.substr(i, j - i));
+      errno = 0;
+      bool out_of_range = false;
+      if (fraction) {
+        out_of_range = !std::isfinite(std::strtod(token.c_str(), nullptr));
+      } else if (token[0] == '-') {
+        (void)std::strtoll(token.c_str(), nullptr, 10);
+        out_of_range = errno == ERANGE;
+      } else {
+        (void)std::strtoull(token.c_str(), nullptr, 10);
+        out_of_range = errno == ERANGE;
+      }
+      if (out_of_range) put(i, "0" + std::string(j - i - 1, ' '));
+      i = j;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+// Reads the notebook from `json` (the file's text, or its stand-in copy: same offsets). As Python's
+// json does, a key given twice keeps its last value: the last "cells", the last "source" of a cell.
+// Every worksheet of an nbformat 3 notebook is read. Returns an error (and its offset) or "".
+std::string read_notebook(SourceFile& f, const simdjson::padded_string& json, std::size_t& error_at) {
   using namespace simdjson;
-  padded_string json(f.raw);
   // Small notebooks share one parser per thread (its buffers are allocated once); a large one gets
   // its own, so that the shared one never holds more than a small document needs.
   constexpr std::size_t kSharedParserBytes = std::size_t{1} << 20;
   thread_local ondemand::parser shared;
   std::optional<ondemand::parser> own;
   ondemand::parser& parser = json.size() <= kSharedParserBytes ? shared : own.emplace();
-  auto fail = [&](const std::string& what, std::size_t offset) {
-    RawLines rl(f.raw);
-    auto o = rl.at(std::min(offset, f.raw.size()));
-    f.errors.push_back({o.raw_line, o.raw_column, "not a Jupyter notebook: " + what});
-    return false;
-  };
   RawLines raw_lines(f.raw);
   ondemand::document doc;
   bool started = false;  // current_location() is only valid on a document that iterate() accepted
+  f.cells.clear();
   try {
     doc = parser.iterate(json);
     started = true;
     ondemand::object root = doc.get_object();
-    ondemand::array cells;
     bool have_cells = false;
-    for (auto field : root) {
-      std::string_view key = field.unescaped_key();
-      if (key == "cells") {
-        cells = field.value().get_array();
-        have_cells = true;
-        break;
-      }
-      if (key == "worksheets") {  // nbformat 3
-        for (auto ws : field.value().get_array()) {
-          for (auto wf : ws.get_object()) {
-            if (std::string_view(wf.unescaped_key()) == "cells") {
-              cells = wf.value().get_array();
-              have_cells = true;
-              break;
+    auto read_cells = [&](ondemand::array cells) {
+      for (auto cell_value : cells) {
+        Cell cell;
+        bool code = false;
+        bool have_source = false;
+        std::vector<std::pair<std::size_t, std::string>> pieces;  // (offset of the JSON string, its text)
+        for (auto field : cell_value.get_object()) {
+          std::string_view key = field.unescaped_key();
+          if (key == "cell_type") {
+            code = std::string_view(field.value().get_string()) == "code";
+          } else if (key == "source" || key == "input") {
+            have_source = true;
+            pieces.clear();  // a second "source": the last one counts
+            cell.source_pieces.clear();
+            ondemand::value sv = field.value();
+            std::size_t last_end = 0;
+            auto add = [&](ondemand::value v) {
+              std::string_view tok = v.raw_json_token();
+              std::size_t offset = static_cast<std::size_t>(tok.data() - json.data());
+              pieces.emplace_back(offset, std::string(std::string_view(v.get_string())));
+              // The token runs to the closing quote (and maybe whitespace after it).
+              std::size_t end = offset + tok.size();
+              while (end > offset + 1 && f.raw[end - 1] != '"') --end;
+              last_end = end;
+              cell.source_pieces.push_back({offset, end, pieces.back().second.size()});
+            };
+            std::size_t begin = static_cast<std::size_t>(std::string_view(sv.raw_json_token()).data() - json.data());
+            cell.source_begin = begin;
+            if (sv.type() == ondemand::json_type::array) {
+              cell.source_is_list = true;
+              ondemand::array arr = sv.get_array();
+              for (auto v : arr) add(v.value());
+              auto close = f.raw.find(']', std::max(last_end, begin));
+              cell.source_end = close == std::string::npos ? f.raw.size() : close + 1;
+            } else {
+              cell.source_is_list = false;
+              add(sv);
+              cell.source_end = last_end;
             }
           }
-          break;
         }
-        if (have_cells) break;
+        if (!code || !have_source) {
+          cell.language = CellLanguage::other;
+          f.cells.push_back(std::move(cell));
+          continue;
+        }
+        for (const auto& [offset, s] : pieces) {
+          LineOrigin origin = raw_lines.at(offset);
+          std::size_t start = 0;
+          while (start < s.size()) {
+            auto nl = s.find('\n', start);
+            std::size_t end = nl == std::string::npos ? s.size() : nl + 1;
+            if (cell.text.empty() || cell.text.back() == '\n') cell.lines.push_back(origin);
+            cell.text += s.substr(start, end - start);
+            start = end;
+          }
+        }
+        mask_keeping_original(cell);
+        f.cells.push_back(std::move(cell));
       }
-    }
-    if (!have_cells) return fail("no \"cells\" (nbformat 4) or \"worksheets\" (nbformat 3)", 0);
-    int number = 1;
-    for (auto cell_value : cells) {
-      Cell cell;
-      cell.number = number++;
-      bool code = false;
-      bool have_source = false;
-      std::vector<std::pair<std::size_t, std::string>> pieces;  // (offset of the JSON string, its text)
-      for (auto field : cell_value.get_object()) {
-        std::string_view key = field.unescaped_key();
-        if (key == "cell_type") {
-          code = std::string_view(field.value().get_string()) == "code";
-        } else if (key == "source" || key == "input") {
-          have_source = true;
-          ondemand::value sv = field.value();
-          std::size_t last_end = 0;
-          auto add = [&](ondemand::value v) {
-            std::string_view tok = v.raw_json_token();
-            std::size_t offset = static_cast<std::size_t>(tok.data() - json.data());
-            pieces.emplace_back(offset, std::string(std::string_view(v.get_string())));
-            // The token runs to the closing quote (and maybe whitespace after it).
-            std::size_t end = offset + tok.size();
-            while (end > offset + 1 && f.raw[end - 1] != '"') --end;
-            last_end = end;
-          };
-          std::size_t begin = static_cast<std::size_t>(std::string_view(sv.raw_json_token()).data() - json.data());
-          cell.source_begin = begin;
-          if (sv.type() == ondemand::json_type::array) {
-            cell.source_is_list = true;
-            ondemand::array arr = sv.get_array();
-            for (auto v : arr) add(v.value());
-            auto close = f.raw.find(']', std::max(last_end, begin));
-            cell.source_end = close == std::string::npos ? f.raw.size() : close + 1;
-          } else {
-            cell.source_is_list = false;
-            add(sv);
-            cell.source_end = last_end;
+    };
+    for (auto field : root) {
+      std::string_view key = field.unescaped_key();
+      if (key == "cells") {  // a second "cells" replaces the first, as in Python's json
+        f.cells.clear();
+        read_cells(field.value().get_array());
+        have_cells = true;
+      } else if (key == "worksheets") {  // nbformat 3: the cells of every worksheet, in order
+        f.cells.clear();
+        have_cells = true;
+        for (auto ws : field.value().get_array()) {
+          const std::size_t first = f.cells.size();
+          for (auto wf : ws.get_object()) {
+            if (std::string_view(wf.unescaped_key()) != "cells") continue;
+            f.cells.resize(first);  // the worksheet's last "cells"
+            read_cells(wf.value().get_array());
           }
         }
       }
-      if (!code || !have_source) {
-        cell.language = CellLanguage::other;
-        f.cells.push_back(std::move(cell));
-        continue;
-      }
-      for (const auto& [offset, s] : pieces) {
-        LineOrigin origin = raw_lines.at(offset);
-        std::size_t start = 0;
-        while (start < s.size()) {
-          auto nl = s.find('\n', start);
-          std::size_t end = nl == std::string::npos ? s.size() : nl + 1;
-          if (cell.text.empty() || cell.text.back() == '\n') cell.lines.push_back(origin);
-          cell.text += s.substr(start, end - start);
-          start = end;
-        }
-      }
-      mask_keeping_original(cell);
-      f.cells.push_back(std::move(cell));
+    }
+    if (!have_cells) {
+      error_at = 0;
+      return "no \"cells\" (nbformat 4) or \"worksheets\" (nbformat 3)";
     }
   } catch (const simdjson_error& e) {
     // Point at where the reader stopped, not at the start of the file.
@@ -439,35 +530,72 @@ bool load_jupyter(SourceFile& f) {
       auto where = doc.current_location();
       if (!where.error()) offset = static_cast<std::size_t>(where.value_unsafe() - json.data());
     }
-    // A document that ends early (a truncated download) stopped at its end.
-    if (e.error() == INCOMPLETE_ARRAY_OR_OBJECT || e.error() == UNCLOSED_STRING) offset = f.raw.size();
-    return fail(error_message(e.error()), std::min(offset, f.raw.size()));
+    // A document that ends early (a truncated download) stopped at its end; elsewhere the reader may
+    // stop past the fault: a strict parser names its byte.
+    if (e.error() == INCOMPLETE_ARRAY_OR_OBJECT || e.error() == UNCLOSED_STRING) {
+      offset = f.raw.size();
+    } else {
+      try {
+        (void)nlohmann::json::parse(std::string_view(json.data(), json.size()));
+      } catch (const nlohmann::json::parse_error& pe) {
+        if (pe.byte > 0 && pe.byte - 1 < f.raw.size()) offset = pe.byte - 1;
+      } catch (const nlohmann::json::exception&) {
+      }
+    }
+    f.cells.clear();
+    error_at = std::min(offset, f.raw.size());
+    return error_message(e.error());
   }
-  // The reader stops at "cells": the rest of the document must be JSON too, or a fix would rewrite
+  int number = 1;
+  for (Cell& c : f.cells) c.number = number++;
+  // The reader reads what it needs: the rest of the document must be JSON too, or a fix would rewrite
   // a file that is not a notebook.
   dom::parser validator;
   dom::element whole;
   if (auto err = validator.parse(json).get(whole); err) {
     std::size_t offset = f.raw.size();
     try {
-      (void)nlohmann::json::parse(f.raw);
+      (void)nlohmann::json::parse(std::string_view(json.data(), json.size()));
     } catch (const nlohmann::json::parse_error& pe) {
       offset = pe.byte > 0 ? pe.byte - 1 : 0;
     } catch (const nlohmann::json::exception&) {
     }
     f.cells.clear();
-    return fail(error_message(err), offset);
+    error_at = std::min(offset, f.raw.size());
+    return error_message(err);
   }
   // A notebook of another kernel (Scala's sparkkernel, spylon, R): its code cells are not Python.
   if (!kernel_is_python(whole))
     for (Cell& c : f.cells) c.language = CellLanguage::other;
+  return {};
+}
+
+bool load_jupyter(SourceFile& f) {
+  simdjson::padded_string json(f.raw);
+  std::size_t at = 0;
+  std::string error = read_notebook(f, json, at);
+  if (!error.empty()) {
+    // What Python's json reads and strict JSON does not (NaN, a 30-digit integer, a lone surrogate):
+    // read again with stand-ins of the same length, so that offsets and fixes stay the file's.
+    std::string stand_ins = python_json_stand_ins(f.raw);
+    std::size_t again_at = 0;
+    if (!stand_ins.empty() && read_notebook(f, simdjson::padded_string(stand_ins), again_at).empty()) return true;
+    RawLines rl(f.raw);
+    auto o = rl.at(std::min(at, f.raw.size()));
+    f.errors.push_back({o.raw_line, o.raw_column, "not a Jupyter notebook: " + error});
+    return false;
+  }
   return true;
 }
 
-// JSON string literal for a notebook source line, as Jupyter writes it (UTF-8 kept, not \u-escaped).
-std::string json_string(std::string_view s) {
+// JSON string literal for a notebook source line, as Jupyter writes it (UTF-8 kept, not \u-escaped),
+// or with every non-ASCII character as \uXXXX when the notebook was written so (`ensure_ascii`).
+std::string json_string(std::string_view s, bool ascii = false) {
   std::string out = "\"";
-  for (char c : s) {
+  char buf[16];
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    auto u = static_cast<unsigned char>(c);
     switch (c) {
       case '"':
         out += "\\\"";
@@ -491,10 +619,27 @@ std::string json_string(std::string_view s) {
         out += "\\f";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        if (u < 0x20) {
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(u));
           out += buf;
+        } else if (u >= 0x80 && ascii) {
+          // One UTF-8 sequence as its code point (a surrogate pair past the BMP); bytes that are not
+          // UTF-8 are kept as they are.
+          int n = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
+          if (n == 1 || i + n > s.size()) {
+            out += c;
+            break;
+          }
+          unsigned long cp = u & (0xFF >> (n + 1));
+          for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+          if (cp >= 0x10000) {
+            cp -= 0x10000;
+            std::snprintf(buf, sizeof buf, "\\u%04lx\\u%04lx", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+          } else {
+            std::snprintf(buf, sizeof buf, "\\u%04lx", cp);
+          }
+          out += buf;
+          i += static_cast<std::size_t>(n - 1);
         } else {
           out += c;
         }
@@ -503,27 +648,94 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
-// A cell's "source" value in the layout the notebook already uses for it.
+// Whether the notebook writes non-ASCII text as \u escapes (Python's json.dump default,
+// ensure_ascii=True): then a rewritten line must too, or the fix would change its other characters.
+bool writes_ascii(std::string_view raw) {
+  bool escapes = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (static_cast<unsigned char>(raw[i]) >= 0x80) return false;
+    if (raw[i] != '\\' || i + 1 >= raw.size()) continue;
+    if (raw[i + 1] == 'u' && i + 5 < raw.size() &&
+        std::strtoul(std::string(raw.substr(i + 2, 4)).c_str(), nullptr, 16) >= 0x80)
+      escapes = true;
+    ++i;
+  }
+  return escapes;
+}
+
+// A cell's "source" value with its text replaced by `text`, in the notebook's own style: the strings
+// whose text did not change keep their raw JSON, the separators between strings and the brackets'
+// layout stay as the file has them, and a new string is escaped as the file escapes.
 std::string serialize_source(const std::string& raw, const Cell& cell, const std::string& text) {
-  if (!cell.source_is_list) return json_string(text);
+  const bool ascii = writes_ascii(raw);
+  if (!cell.source_is_list) return json_string(text, ascii);
   std::vector<std::string_view> lines = util::lines_keep_eol(text);
+  const auto& pieces = cell.source_pieces;
   std::string_view old(raw.data() + cell.source_begin, cell.source_end - cell.source_begin);
-  auto first_nl = old.find('\n');
-  if (first_nl == std::string_view::npos || lines.empty()) {  // one-line list: ["a", "b"]
+  if (pieces.empty()) {  // "source": []
     std::string out = "[";
-    for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + json_string(lines[i]);
+    for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + json_string(lines[i], ascii);
     return out + "]";
   }
-  // Pretty-printed: keep the element indentation and the closing bracket's.
-  std::size_t ind_end = old.find_first_not_of(" \t", first_nl + 1);
-  std::string item_indent(old.substr(first_nl + 1, ind_end - first_nl - 1));
-  auto last_nl = old.rfind('\n');
-  std::string close_indent(old.substr(last_nl + 1, old.size() - 1 - (last_nl + 1)));
-  std::string eol = first_nl > 0 && old[first_nl - 1] == '\r' ? "\r\n" : "\n";
-  std::string out = "[" + eol;
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    out += item_indent + json_string(lines[i]) + (i + 1 < lines.size() ? "," : "") + eol;
-  return out + close_indent + "]";
+  // The old strings' texts, from the cell's text.
+  const std::string& before = cell.unmasked();
+  std::vector<std::string_view> old_texts;
+  std::size_t at = 0;
+  for (const auto& p : pieces) {
+    old_texts.push_back(std::string_view(before).substr(std::min(at, before.size()), p.text_size));
+    at += p.text_size;
+  }
+  // Kept: the strings before the first changed line and after the last one.
+  std::size_t head = 0;
+  while (head < pieces.size() && head < lines.size() && old_texts[head] == lines[head]) ++head;
+  std::size_t tail = 0;
+  while (tail < pieces.size() - head && tail < lines.size() - head &&
+         old_texts[pieces.size() - 1 - tail] == lines[lines.size() - 1 - tail])
+    ++tail;
+  // Separators: between two kept neighbours their own, elsewhere the file's first one (or, with a
+  // single string, a line break and its indentation when the value is laid out over lines).
+  auto raw_between = [&](std::size_t i) {  // between old strings i and i + 1
+    return std::string_view(raw).substr(pieces[i].raw_end, pieces[i + 1].raw_begin - pieces[i].raw_end);
+  };
+  std::string sep;
+  if (pieces.size() >= 2) {
+    sep = std::string(raw_between(0));
+  } else {
+    std::string_view lead =
+        std::string_view(raw).substr(cell.source_begin + 1, pieces[0].raw_begin - cell.source_begin - 1);
+    auto nl = lead.rfind('\n');
+    sep = nl == std::string_view::npos ? ", "
+                                       : "," + std::string(lead.substr(nl > 0 && lead[nl - 1] == '\r' ? nl - 1 : nl));
+  }
+  struct Item {
+    std::string json;
+    long old_index;  // -1: new
+  };
+  std::vector<Item> items;
+  for (std::size_t i = 0; i < head; ++i)
+    items.push_back(
+        {std::string(raw.substr(pieces[i].raw_begin, pieces[i].raw_end - pieces[i].raw_begin)), static_cast<long>(i)});
+  for (std::size_t i = head; i < lines.size() - tail; ++i) items.push_back({json_string(lines[i], ascii), -1});
+  for (std::size_t i = pieces.size() - tail; i < pieces.size(); ++i)
+    items.push_back(
+        {std::string(raw.substr(pieces[i].raw_begin, pieces[i].raw_end - pieces[i].raw_begin)), static_cast<long>(i)});
+  std::string out(old.substr(0, pieces.front().raw_begin - cell.source_begin));  // "[" and what follows it
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (k > 0) {
+      const Item& a = items[k - 1];
+      const Item& b = items[k];
+      // As many strings as before: each keeps its place, and the separator before it.
+      const bool same_count = items.size() == pieces.size();
+      out += same_count ? std::string(raw_between(k - 1))
+             : a.old_index >= 0 && b.old_index == a.old_index + 1
+                 ? std::string(raw_between(static_cast<std::size_t>(a.old_index)))
+                 : sep;
+    }
+    out += items[k].json;
+  }
+  if (items.empty()) return "[]";
+  out += old.substr(pieces.back().raw_end - cell.source_begin);  // what precedes "]", and "]"
+  return out;
 }
 
 }  // namespace

@@ -59,6 +59,12 @@ struct Cell {
   // Jupyter: the raw JSON of the cell's "source" value, for rewriting only this cell.
   std::size_t source_begin = 0, source_end = 0;
   bool source_is_list = true;
+  // Jupyter: each string of the "source" value: its raw JSON (quotes included) and the length of its
+  // text in `unmasked()`, in order. A fix rewrites only the strings whose text changed.
+  struct SourcePiece {
+    std::size_t raw_begin = 0, raw_end = 0, text_size = 0;
+  };
+  std::vector<SourcePiece> source_pieces;
 };
 
 struct LoadError {
