@@ -247,4 +247,32 @@ check "one 20 MB line in a gzip log" 0 "$planlint" eventlog --format json "$work
 long_tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
 [ "$tasks" = "$long_tasks" ] && echo "ok   the long line and the rest are read" || { echo "FAIL long line: $long_tasks tasks"; fails=$((fails+1)); }
 
+# 19. Messages that say what is wrong: UTF-32 is not called UTF-16; a log whose content is another
+# codec's than its name says is read by its content, and the report says so; a valid JSON line that
+# lacks a field names the field.
+printf '\377\376\000\000x\000\000\000' >"$work/u32.py"
+check "UTF-32 file" 2 "$planlint" --isolated "$work/u32.py"
+contains "UTF-32 named as such" err "u32.py: UTF-32 text is not supported"
+python3 - "$work/base.json" "$work/named.lz4" "$work/named.zstd" "$work/missing.json" <<'PY'
+import gzip, json, shutil, sys
+with open(sys.argv[1], "rb") as f, gzip.open(sys.argv[2], "wb") as g:
+    shutil.copyfileobj(f, g)
+shutil.copy(sys.argv[1], sys.argv[3])
+with open(sys.argv[1]) as f, open(sys.argv[4], "w") as out:
+    for line in f:
+        e = json.loads(line)
+        if e["Event"] == "SparkListenerStageCompleted":
+            del e["Stage Info"]["Stage ID"]
+        out.write(json.dumps(e) + "\n")
+    out.write('{"foo": 1}\n')
+PY
+check "gzip named .lz4: read" 0 "$planlint" eventlog "$work/named.lz4"
+contains "gzip named .lz4: said" out "named.lz4: named as lz4 but its content is gzip: read as such"
+contains "gzip named .lz4: tasks read" out "codec gzip"
+check "plain JSON named .zstd: read" 0 "$planlint" eventlog "$work/named.zstd"
+contains "plain JSON named .zstd: said" out "named as zstd but its content is plain JSON"
+check "a line without a field" 1 "$planlint" eventlog "$work/missing.json"
+contains "the missing field is named" out 'SparkListenerStageCompleted event lacks the "Stage ID" field; skipped'
+contains "a line without an Event" out 'a JSON event lacks the "Event" field; skipped'
+
 finish

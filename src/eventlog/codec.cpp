@@ -373,6 +373,18 @@ Codec codec_for_path(std::string_view path) {
   return Codec::none;
 }
 
+std::optional<Codec> codec_for_content(std::string_view head) {
+  auto starts = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
+  if (starts("\x1f\x8b")) return Codec::gzip;
+  if (starts("\x28\xb5\x2f\xfd")) return Codec::zstd;
+  if (starts(kLz4Magic)) return Codec::lz4;
+  if (starts(std::string_view("\x82SNAPPY\0", 8))) return Codec::snappy;
+  if (starts(std::string_view("ZV\0", 3)) || starts(std::string_view("ZV\1", 3))) return Codec::lzf;
+  auto first = head.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && head[first] == '{') return Codec::none;
+  return std::nullopt;
+}
+
 std::string_view to_string(Codec codec) {
   switch (codec) {
     case Codec::none:

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,9 @@ enum class Codec : std::uint8_t { none, gzip, zstd, lz4, snappy, lzf };
 // By file suffix, as Spark's EventLogFileReader does: ".lz4", ".lzf", ".snappy", ".zstd" (and ".zst"),
 // ".gz"; an ".inprogress" suffix is looked through.
 Codec codec_for_path(std::string_view path);
+// The codec the first bytes of a file show (gzip's, zstd's, lz4-java's, snappy-java's and
+// compress-lzf's magic numbers; none for JSON text); nullopt when they show none of these.
+std::optional<Codec> codec_for_content(std::string_view head);
 std::string_view to_string(Codec codec);
 
 // Decompressed bytes of one file, in chunks. read() appends the next chunk to `out` and returns

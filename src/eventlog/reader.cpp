@@ -94,9 +94,22 @@ class Builder {
       }
     }
     od::document doc;
+    missing_ = {};
     auto error = parser_.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity)).get(doc);
     if (error == simdjson::SUCCESS) error = handle(doc);
-    if (error != simdjson::SUCCESS) malformed(simdjson::error_message(error));
+    if (error == simdjson::SUCCESS) return;
+    // Valid JSON: what is wrong is a field the event needs (missing, or of another type).
+    if (!missing_.empty()) {
+      ++app_.malformed_lines;
+      if (app_.malformed_lines <= kProblemsKept)
+        problem(line_no_,
+                std::string(event_) + " event " +
+                    (error == simdjson::INCORRECT_TYPE ? "has a \"" + std::string(missing_) + "\" of the wrong type"
+                                                       : "lacks the \"" + std::string(missing_) + "\" field") +
+                    "; skipped");
+      return;
+    }
+    malformed(simdjson::error_message(error));
   }
 
   void problem(std::uint32_t line, std::string message) {
@@ -105,6 +118,13 @@ class Builder {
   [[nodiscard]] std::uint32_t line_no() const { return line_no_; }
 
  private:
+  // The field whose absence (or type) made the current line unreadable, and the line's event.
+  std::string_view missing_, event_ = "a JSON";
+  simdjson::error_code missing(std::string_view field, simdjson::error_code e = simdjson::NO_SUCH_FIELD) {
+    missing_ = field;
+    return e;
+  }
+
   void malformed(std::string_view why) {
     ++app_.malformed_lines;
     if (app_.malformed_lines <= kProblemsKept)
@@ -115,10 +135,12 @@ class Builder {
     od::object doc;
     if (auto e = document.get_object().get(doc); e != simdjson::SUCCESS) return e;
     std::string_view event;
-    if (auto e = doc["Event"].get_string().get(event); e != simdjson::SUCCESS) return e;
+    event_ = "a JSON";
+    if (auto e = doc["Event"].get_string().get(event); e != simdjson::SUCCESS) return missing("Event", e);
     app_.looks_like_event_log = true;
     ++app_.events;
     std::string_view name = short_event(event);
+    event_ = name;
     if (name == "SparkListenerTaskEnd") return task_end(doc);
     if (name == "SparkListenerStageSubmitted") return stage(doc, false);
     if (name == "SparkListenerStageCompleted") return stage(doc, true);
@@ -275,7 +297,7 @@ class Builder {
 
   simdjson::error_code stage(od::object& doc, bool completed) {
     od::object info;
-    if (auto e = doc["Stage Info"].get_object().get(info); e != simdjson::SUCCESS) return e;
+    if (auto e = doc["Stage Info"].get_object().get(info); e != simdjson::SUCCESS) return missing("Stage Info", e);
     Stage* s = nullptr;
     std::string name, details, failure;
     std::int64_t submitted = 0, done = 0;
@@ -301,7 +323,7 @@ class Builder {
       else if (key == "RDD Info" && !completed)
         rdd_scopes(field.value(), operators);
     }
-    if (s == nullptr) return simdjson::NO_SUCH_FIELD;
+    if (s == nullptr) return missing("Stage ID");
     if (!completed) ++s->attempts;
     if (s->attempts == 0) s->attempts = 1;  // a completion without its submission (a cut log)
     if (!name.empty()) s->name = std::move(name);
@@ -391,7 +413,7 @@ class Builder {
         plan_info(value, nodes);
     });
     if (fields != simdjson::SUCCESS) return fields;
-    if (id < 0) return simdjson::NO_SUCH_FIELD;
+    if (id < 0) return missing("executionId");
     SqlExecution& x = sql_at(id);
     x.description = std::move(description);
     x.details = std::move(details);
@@ -556,6 +578,27 @@ class Builder {
 void read_one(const std::string& path, Builder& b, Application& app, std::string& io_error) {
   std::string open_error;
   Codec codec = codec_for_path(path);
+  // A file whose content is another codec's than its name says (gzip named .lz4, plain JSON named
+  // .zstd) is read by its content, when its first bytes say which; the report says so.
+  // (Regular files only: the head of a pipe would be gone for the read that follows.)
+  std::error_code regular_ec;
+  std::string head;
+  if (fs::is_regular_file(path, regular_ec)) {
+    std::ifstream in(path, std::ios::binary);
+    char h[16];
+    in.read(h, sizeof h);
+    head.assign(h, static_cast<std::size_t>(in.gcount()));
+  }
+  if (!head.empty()) {
+    if (auto by_content = codec_for_content(head); by_content && *by_content != codec) {
+      b.problem(0, path + ": named as " +
+                       (codec == Codec::none ? std::string("plain text") : std::string(to_string(codec))) +
+                       " but its content is " +
+                       (*by_content == Codec::none ? std::string("plain JSON") : std::string(to_string(*by_content))) +
+                       ": read as such");
+      codec = *by_content;
+    }
+  }
   app.codec = std::string(to_string(codec));
   auto stream = open_stream(path, codec, open_error);
   if (!stream) {

@@ -10,6 +10,10 @@
 namespace planlint::lint {
 
 std::string utf16_error(std::string_view text) {
+  // UTF-32's byte-order marks first: the little-endian one starts like UTF-16's.
+  if (text.substr(0, 4) == std::string_view("\xFF\xFE\0\0", 4) ||
+      text.substr(0, 4) == std::string_view("\0\0\xFE\xFF", 4))
+    return "UTF-32 text is not supported: save the file as UTF-8";
   bool bom = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'));
   return bom ? "UTF-16 text is not supported: save the file as UTF-8" : "";
 }
