@@ -43,7 +43,29 @@ seed() {  # seed TARGET DIR: files under 64 kB as the starting corpus
     { printf '\x00'; cat "$dir/.gen"; } >"$dir/synthetic-plain"
     { printf '\x06'; cat "$dir/.gen"; } >"$dir/synthetic-lz4"
     { printf '\x07'; cat "$dir/.gen"; } >"$dir/synthetic-snappy"
-    rm -f "$dir/.gen"
+    # Issue 43's shapes: a valid JSON line without the field its event needs, a line without an
+    # Event, a stage name with terminal escapes and HTML.
+    python3 - "$dir/.gen" "$dir/.hostile" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    for line in f:
+        e = json.loads(line)
+        if e.get("Event") == "SparkListenerStageCompleted":
+            del e["Stage Info"]["Stage ID"]
+        elif "Stage Info" in e:
+            e["Stage Info"]["Stage Name"] = "\x1b]0;t\x07<!-- x --><img src=y> \u009b2J"
+        out.write(json.dumps(e) + "\n")
+    out.write('{"foo": 1}\n')
+PY
+    { printf '\x00'; cat "$dir/.hostile"; } >"$dir/synthetic-hostile"
+    rm -f "$dir/.gen" "$dir/.hostile"
+  fi
+  if [ "$1" = config_fuzz ]; then  # values a configuration must refuse (issue 43)
+    printf '[tool.planlint]\nbroadcast-threshold = "nan"\ntarget-spark-version = "1e9"\n' >"$dir/invalid-values.toml"
+    printf '[tool.planlint]\nbroadcast-threshold = -5\ntolerated-shuffle-partitions = [-1]\n' >"$dir/negative.toml"
+  fi
+  if [ "$1" = source_fuzz ]; then  # control characters in a flagged line (issue 43)
+    printf 'df = spark.table("t")  # \302\233 2J \033[2J\nif df.count() == 0:\n    pass\n' >"$dir/controls"
   fi
 }
 status=0
