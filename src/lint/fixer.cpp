@@ -297,8 +297,9 @@ class LineDiff {
     const int max_d = std::min((n + m + 1) / 2, kMaxD);
     const int offset = max_d + 1, length = 2 * max_d + 3;
     std::vector<int> v1(static_cast<std::size_t>(length), -1), v2(static_cast<std::size_t>(length), -1);
-    v1[static_cast<std::size_t>(offset + 1)] = 0;
-    v2[static_cast<std::size_t>(offset + 1)] = 0;
+    const int start = offset + 1;  // the diagonal before d = 0
+    v1[static_cast<std::size_t>(start)] = 0;
+    v2[static_cast<std::size_t>(start)] = 0;
     const int delta = n - m;
     const bool front = delta % 2 != 0;  // the forward path meets the reverse one on odd deltas
     int k1start = 0, k1end = 0, k2start = 0, k2end = 0;
