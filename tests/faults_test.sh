@@ -85,6 +85,12 @@ else
   echo "skip kill during a rewrite: no C compiler"
 fi
 
+# 1. A file name near the 255-byte limit is fixed too (its temporary copy's name is cut to fit).
+long=$(printf 'j%.0s' $(seq 1 240)).py
+mkdir "$work/longname" && job >"$work/longname/$long" && ln "$work/longname/$long" "$work/longname/other.py"
+check "--fix of a 243-byte file name" 0 "$planlint" "${fix[@]}" "$work/longname/$long"
+grep -q 'count().cache()' "$work/longname/other.py" && echo "ok   long name fixed, link kept" || { echo "FAIL long name"; fails=$((fails+1)); }
+
 # 2. A read-only file is not replaced through its writable folder.
 mkdir "$work/ro" && job >"$work/ro/job.py" && chmod 444 "$work/ro/job.py"
 check "--fix of a read-only file: exit 2" 2 "$planlint" "${fix[@]}" "$work/ro/job.py"
@@ -95,11 +101,9 @@ same "read-only file unchanged" "$work/ro/job.py" "$work/orig.py"
 lacks "read-only: no fix claimed" out "Fixed"
 
 # 5. Standard input has the bound files have.
-head -c $((300 * 1024 * 1024)) /dev/zero >"$work/big" 2>/dev/null
-check "300 MiB on standard input: exit 2" 2 "$planlint" --isolated - <"$work/big"
+check "300 MiB on standard input: exit 2" 2 sh -c 'head -c 314572800 /dev/zero | "$0" --isolated -' "$planlint"
 contains "standard input bound named" err "<stdin>: larger than 256 MiB: not read"
 lacks "standard input bound: no success" out "All checks passed"
-rm -f "$work/big"
 
 # 6. Absurd thread counts are held to what helps; nothing aborts.
 job >"$work/j1.py" && printf 'x = 1\n' >"$work/j2.py"
@@ -183,6 +187,9 @@ contains "markdown: the name is shown as text" out "&lt;img src=x&gt;"
 printf 'df = spark.read.parquet("s3://b/x")\nif df.count() == 0:  # \302\233 2J\n    pass\n' >"$work/c1.py"
 check "C1 control in a flagged line: text" 0 "$planlint" --isolated --color never "$work/c1.py"
 contains "C1 control shown escaped" out "# \\u009b 2J"
+printf 'df = spark.read.parquet("s3://b/x")\nif df.count() == 0:  # \233 2J\n    pass\n' >"$work/lone.py"
+check "a lone 0x9b byte in a flagged line" 0 "$planlint" --isolated --color never "$work/lone.py"
+contains "lone 0x9b shown escaped" out "# \\x9b 2J"
 python3 "$(dirname "$0")/../scripts/eventlog/gen_eventlog.py" "$work/skew.json" --stages 3 --tasks 200 --skew-stage 1 >/dev/null
 python3 - "$work/skew.json" "$work/skew-esc.json" <<'PY'
 import json, sys
@@ -230,7 +237,7 @@ cat "$work/eventlog_v2_compact"/events_{1,2,3}_app-1 >"$work/eventlog_v2_compact
 rm "$work/eventlog_v2_compact"/events_{1,2}_app-1
 check "rolling log after compaction" 0 "$planlint" eventlog --format json "$work/eventlog_v2_compact"
 cmp_tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
-[ "$tasks" = "$cmp_tasks" ] && echo "ok   the file before the compacted part is skipped" \
+[ -n "$tasks" ] && [ "$tasks" = "$cmp_tasks" ] && echo "ok   the file before the compacted part is skipped" \
   || { echo "FAIL compaction: $cmp_tasks tasks, want $tasks"; fails=$((fails+1)); }
 
 # 3. A compressed event log whose first line spans many read chunks is read whole (bench/scaling
@@ -245,7 +252,7 @@ with gzip.open(sys.argv[2], "wt") as f:
 PY
 check "one 20 MB line in a gzip log" 0 "$planlint" eventlog --format json "$work/longline.gz"
 long_tasks=$(python3 -c 'import json,sys; print(sum(s["tasks"] for s in json.load(open(sys.argv[1]))["applications"][0]["stages"]))' "$work/out" 2>/dev/null)
-[ "$tasks" = "$long_tasks" ] && echo "ok   the long line and the rest are read" || { echo "FAIL long line: $long_tasks tasks"; fails=$((fails+1)); }
+[ -n "$tasks" ] && [ "$tasks" = "$long_tasks" ] && echo "ok   the long line and the rest are read" || { echo "FAIL long line: $long_tasks tasks"; fails=$((fails+1)); }
 
 # 19. Messages that say what is wrong: UTF-32 is not called UTF-16; a log whose content is another
 # codec's than its name says is read by its content, and the report says so; a valid JSON line that

@@ -808,7 +808,8 @@ int main(int argc, char** argv) {
   std::cout.flush();
   const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
   if (lost && rc != 2) {
-    std::cerr << "planlint: error: cannot write to standard output (" << std::strerror(errno) << ")\n";
+    // (errno is not given: later calls may have set it since the write that failed.)
+    std::cerr << "planlint: error: cannot write to standard output (a full disk, a closed pipe?)\n";
     rc = 2;
   }
   return rc;

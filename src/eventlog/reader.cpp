@@ -79,6 +79,7 @@ class Builder {
   explicit Builder(Application& app) : app_(app) {}
 
   void line(const char* data, std::size_t len, std::size_t capacity) {
+    missing_ = {};
     ++app_.lines;
     ++line_no_;
     std::string_view text(data, len);
@@ -94,7 +95,6 @@ class Builder {
       }
     }
     od::document doc;
-    missing_ = {};
     auto error = parser_.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity)).get(doc);
     if (error == simdjson::SUCCESS) error = handle(doc);
     if (error == simdjson::SUCCESS) return;
@@ -116,6 +116,8 @@ class Builder {
     if (app_.problems.size() < kProblemsKept * 2) app_.problems.push_back({line, std::move(message)});
   }
   [[nodiscard]] std::uint32_t line_no() const { return line_no_; }
+  // Whether the last line read was valid JSON that lacked a field its event needs.
+  [[nodiscard]] bool lacked_field() const { return !missing_.empty(); }
 
  private:
   // The field whose absence (or type) made the current line unreadable, and the line's event.
@@ -640,7 +642,9 @@ void read_one(const std::string& path, Builder& b, Application& app, std::string
         buf.reserve(buf.size() + simdjson::SIMDJSON_PADDING);
       std::size_t before = app.malformed_lines;
       b.line(buf.data() + start, buf.size() - start, buf.capacity() - start);
-      if (app.malformed_lines > before && !app.problems.empty() && app.problems.back().line == b.line_no())
+      // Cut short, unless it is valid JSON that lacks a field (its problem says which).
+      if (app.malformed_lines > before && !app.problems.empty() && app.problems.back().line == b.line_no() &&
+          !b.lacked_field())
         app.problems.back().message = "last line is cut short (the log may still be in progress); skipped";
     }
   };

@@ -1,6 +1,7 @@
 // Splitting .py files, Databricks source notebooks and Jupyter notebooks (nbformat 3 and 4) into cells.
 #include "pyspark/notebook.hpp"
 
+#include "util/line_diff.hpp"
 #include "util/lines.hpp"
 
 #include <simdjson.h>
@@ -664,10 +665,10 @@ bool writes_ascii(std::string_view raw) {
 }
 
 // A cell's "source" value with its text replaced by `text`, in the notebook's own style: the strings
-// whose text did not change keep their raw JSON, the separators between strings and the brackets'
-// layout stay as the file has them, and a new string is escaped as the file escapes.
-std::string serialize_source(const std::string& raw, const Cell& cell, const std::string& text) {
-  const bool ascii = writes_ascii(raw);
+// whose text did not change keep their raw JSON (paired with the new lines by a line diff), the
+// separators between strings and the brackets' layout stay as the file has them, and a new string is
+// escaped as the file escapes (`ascii`: \u escapes for non-ASCII text).
+std::string serialize_source(const std::string& raw, const Cell& cell, const std::string& text, bool ascii) {
   if (!cell.source_is_list) return json_string(text, ascii);
   std::vector<std::string_view> lines = util::lines_keep_eol(text);
   const auto& pieces = cell.source_pieces;
@@ -677,6 +678,7 @@ std::string serialize_source(const std::string& raw, const Cell& cell, const std
     for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + json_string(lines[i], ascii);
     return out + "]";
   }
+  if (lines.empty()) return "[]";
   // The old strings' texts, from the cell's text.
   const std::string& before = cell.unmasked();
   std::vector<std::string_view> old_texts;
@@ -685,13 +687,15 @@ std::string serialize_source(const std::string& raw, const Cell& cell, const std
     old_texts.push_back(std::string_view(before).substr(std::min(at, before.size()), p.text_size));
     at += p.text_size;
   }
-  // Kept: the strings before the first changed line and after the last one.
-  std::size_t head = 0;
-  while (head < pieces.size() && head < lines.size() && old_texts[head] == lines[head]) ++head;
-  std::size_t tail = 0;
-  while (tail < pieces.size() - head && tail < lines.size() - head &&
-         old_texts[pieces.size() - 1 - tail] == lines[lines.size() - 1 - tail])
-    ++tail;
+  std::vector<bool> kept_old, kept_new;
+  util::diff_lines(old_texts, lines, kept_old, kept_new);
+  // Each new line: the old string it equals (kept), or none.
+  std::vector<long> from_old(lines.size(), -1);
+  for (std::size_t i = 0, j = 0; j < lines.size(); ++j) {
+    if (!kept_new[j]) continue;
+    while (i < pieces.size() && !kept_old[i]) ++i;
+    if (i < pieces.size()) from_old[j] = static_cast<long>(i++);
+  }
   // Separators: between two kept neighbours their own, elsewhere the file's first one (or, with a
   // single string, a line break and its indentation when the value is laid out over lines).
   auto raw_between = [&](std::size_t i) {  // between old strings i and i + 1
@@ -707,33 +711,22 @@ std::string serialize_source(const std::string& raw, const Cell& cell, const std
     sep = nl == std::string_view::npos ? ", "
                                        : "," + std::string(lead.substr(nl > 0 && lead[nl - 1] == '\r' ? nl - 1 : nl));
   }
-  struct Item {
-    std::string json;
-    long old_index;  // -1: new
-  };
-  std::vector<Item> items;
-  for (std::size_t i = 0; i < head; ++i)
-    items.push_back(
-        {std::string(raw.substr(pieces[i].raw_begin, pieces[i].raw_end - pieces[i].raw_begin)), static_cast<long>(i)});
-  for (std::size_t i = head; i < lines.size() - tail; ++i) items.push_back({json_string(lines[i], ascii), -1});
-  for (std::size_t i = pieces.size() - tail; i < pieces.size(); ++i)
-    items.push_back(
-        {std::string(raw.substr(pieces[i].raw_begin, pieces[i].raw_end - pieces[i].raw_begin)), static_cast<long>(i)});
+  const bool same_count = lines.size() == pieces.size();
   std::string out(old.substr(0, pieces.front().raw_begin - cell.source_begin));  // "[" and what follows it
-  for (std::size_t k = 0; k < items.size(); ++k) {
+  for (std::size_t k = 0; k < lines.size(); ++k) {
     if (k > 0) {
-      const Item& a = items[k - 1];
-      const Item& b = items[k];
-      // As many strings as before: each keeps its place, and the separator before it.
-      const bool same_count = items.size() == pieces.size();
-      out += same_count ? std::string(raw_between(k - 1))
-             : a.old_index >= 0 && b.old_index == a.old_index + 1
-                 ? std::string(raw_between(static_cast<std::size_t>(a.old_index)))
-                 : sep;
+      // As many strings as before: each keeps its place and the separator before it.
+      const long a = from_old[k - 1], b = from_old[k];
+      out += same_count             ? std::string(raw_between(k - 1))
+             : a >= 0 && b == a + 1 ? std::string(raw_between(static_cast<std::size_t>(a)))
+                                    : sep;
     }
-    out += items[k].json;
+    const long i = from_old[k];
+    out += i >= 0
+               ? raw.substr(pieces[static_cast<std::size_t>(i)].raw_begin,
+                            pieces[static_cast<std::size_t>(i)].raw_end - pieces[static_cast<std::size_t>(i)].raw_begin)
+               : json_string(lines[k], ascii);
   }
-  if (items.empty()) return "[]";
   out += old.substr(pieces.back().raw_end - cell.source_begin);  // what precedes "]", and "]"
   return out;
 }
@@ -746,12 +739,13 @@ std::optional<std::string> rebuild_source(const SourceFile& file, const std::map
     std::string text;
   };
   std::vector<Splice> splices;
+  const bool ascii = file.kind == SourceKind::jupyter && writes_ascii(file.raw);  // once per file
   for (const auto& [number, text] : new_texts) {
     const Cell* cell = find_cell(file, number);
     if (cell == nullptr) return std::nullopt;
     if (file.kind == SourceKind::jupyter) {
       if (cell->source_end <= cell->source_begin) return std::nullopt;
-      splices.push_back({cell->source_begin, cell->source_end, serialize_source(file.raw, *cell, text)});
+      splices.push_back({cell->source_begin, cell->source_end, serialize_source(file.raw, *cell, text, ascii)});
     } else {
       if (!cell->verbatim) return std::nullopt;
       splices.push_back({cell->raw_begin, cell->raw_begin + cell->text.size(), text});

@@ -213,10 +213,18 @@ std::string ReplacementFile::open(const std::string& path) {
   // contents. The new contents go to a temporary file first (so a full disk is found before the
   // original is touched, and a stop during the rewrite leaves them beside it).
   in_place_ = exists_ && st.st_nlink > 1;
-  std::string tmpl = (target.parent_path().empty() ? fs::path(".") : target.parent_path()) /
-                     ("." + target.filename().string() + ".planlint-XXXXXX");
-  tmp_ = tmpl;
+  // Named after the file (a name cut to 200 bytes: the whole must stay under the 255 of a name).
+  const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const std::string name = target.filename().string().substr(0, 200);
+  tmp_ = (folder / ("." + name + ".planlint-XXXXXX")).string();
   fd_ = ::mkstemp(tmp_.data());
+  if (fd_ < 0 && in_place_) {
+    // A hard-linked file in a folder it cannot create files in is still rewritten in place: its
+    // temporary copy goes to the temporary folder (renaming is not needed for it).
+    const char* tmpdir = std::getenv("TMPDIR");
+    tmp_ = (fs::path(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") / (name + ".planlint-XXXXXX")).string();
+    fd_ = ::mkstemp(tmp_.data());
+  }
   if (fd_ < 0) {
     tmp_.clear();
     return "cannot write " + path + ": " + errno_text(errno);
@@ -262,7 +270,8 @@ std::string ReplacementFile::rewrite_in_place() {
     original.append(buf, static_cast<std::size_t>(n));
   }
   if (!held_.empty() && held_.size() > original.size() &&
-      ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(held_.size())) != 0 && errno != EOPNOTSUPP) {
+      ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(held_.size())) != 0 && errno != EOPNOTSUPP &&
+      errno != ENOSYS && errno != EINVAL) {  // a file system (or sandbox) without it: the copy still guards
     int e = errno;
     ::close(fd);
     return fail(e);  // nothing of the target has changed
