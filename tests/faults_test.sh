@@ -8,17 +8,8 @@ planlint=$1 shims=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
+CHECK_TIMEOUT=60
 source "$(dirname "$0")/lib.sh"
-check() {  # as lib.sh's, with a time limit: a hang is a failure, not a stuck suite
-  local name=$1 want=$2; shift 2
-  timeout 60 "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, want $want"; sed 's/^/  | /' "$work/out" "$work/err" | head -20; fails=$((fails+1))
-  else
-    echo "ok   $name"
-  fi
-}
 same() {  # same NAME FILE1 FILE2
   if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1: $2 differs from $3"; fails=$((fails+1)); fi
 }

@@ -86,40 +86,41 @@ std::string printable(std::string_view s, bool keep_newlines) {
   return out;
 }
 
+namespace {
+
+// The HTML entity for c (&, <, >, and the quotes), or nullptr.
+const char* entity(char c) {
+  switch (c) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return "&#39;";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
 std::string markdown_text(std::string_view s) {
+  static constexpr std::string_view kMarkup = "|\\`*_[]!#~";  // backslash-escaped: literal in Markdown
   std::string safe = printable(s, true);
   std::string out;
   out.reserve(safe.size());
   for (char c : safe) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '\n':
-      case '\r':
-        out += ' ';
-        break;
-      case '|':
-      case '\\':
-      case '`':
-      case '*':
-      case '_':
-      case '[':
-      case ']':
-      case '!':
-      case '#':
-      case '~':
-        out += '\\';
-        out += c;
-        break;
-      default:
-        out += c;
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else if (const char* e = c == '"' || c == '\'' ? nullptr : entity(c)) {
+      out += e;
+    } else {
+      if (kMarkup.find(c) != std::string_view::npos) out += '\\';
+      out += c;
     }
   }
   return out;
@@ -130,25 +131,11 @@ std::string html_text(std::string_view s) {
   std::string out;
   out.reserve(safe.size());
   for (char c : safe) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
+    const char* e = entity(c);
+    if (e != nullptr)
+      out += e;
+    else
+      out += c;
   }
   return out;
 }
