@@ -90,6 +90,18 @@ contains "read-only says why" err "read-only file"
 same "read-only file unchanged" "$work/ro/job.py" "$work/orig.py"
 [ "$(stat -c %a "$work/ro/job.py")" = 444 ] && echo "ok   read-only mode kept" || { echo "FAIL mode"; fails=$((fails+1)); }
 lacks "read-only: no fix claimed" out "Fixed"
+# As an unprivileged user (root can write anything): a file it may not write, in a folder it may,
+# keeps its owner and contents.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$planlint" --version >/dev/null 2>&1; then
+  mkdir "$work/open" && chmod 777 "$work/open" && job >"$work/open/job.py" && chmod 644 "$work/open/job.py"
+  check "--fix of another user's file in a writable folder: exit 2" 2 \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$planlint" "${fix[@]}" "$work/open/job.py"
+  same "another user's file unchanged" "$work/open/job.py" "$work/orig.py"
+  [ "$(stat -c %u "$work/open/job.py")" = 0 ] && echo "ok   owner kept" || { echo "FAIL owner changed"; fails=$((fails+1)); }
+else
+  echo "skip --fix as an unprivileged user: needs root, setpriv and a binary user nobody can run"
+fi
 
 # 5. Standard input has the bound files have.
 check "300 MiB on standard input: exit 2" 2 sh -c 'head -c 314572800 /dev/zero | "$0" --isolated -' "$planlint"
