@@ -51,7 +51,7 @@ FileResult lint_plan_text(std::string path, std::string text, const LintOptions&
                                                          ctx.set_rule(rule.info);
                                                          rule.check(ctx);
                                                        }
-                                                       ctx.drop_when_tiny(first);
+                                                       ctx.judge_counted_inputs(first);
                                                      });
   for (auto& d : result.diagnostics) limit_related(d);
   const RuleInfo& syntax = plan_syntax_rule();

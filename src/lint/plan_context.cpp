@@ -61,15 +61,29 @@ bool held_by_driver(const PlanNode& side) {
   return std::all_of(side.children.begin(), side.children.end(), [](const PlanNode* c) { return held_by_driver(*c); });
 }
 
-void PlanContext::drop_when_tiny(std::size_t first) {
+void PlanContext::judge_counted_inputs(std::size_t first) {
+  constexpr std::int64_t kModest = 100000;  // rows in all: a plan over these runs in seconds
   if (first >= out_.size()) return;
-  bool counted = false;
+  bool counted = false, tiny = true;
+  std::int64_t total = 0;
   for (const PlanNode* n : physical_nodes()) {
     if (!n->children.empty() || n->kind == OpKind::reused_exchange || n->kind == OpKind::subquery) continue;
-    if (!n->stats.row_count || *n->stats.row_count > kTiny) return;  // an input of unknown or real size
+    if (!n->stats.row_count) return;  // an input of unknown size
     counted = true;
+    tiny = tiny && *n->stats.row_count <= kTiny;
+    total += std::min<std::int64_t>(*n->stats.row_count, kModest + 1);
+    if (total > kModest && !tiny) return;  // an input of real size
   }
-  if (counted) out_.erase(out_.begin() + static_cast<std::ptrdiff_t>(first), out_.end());
+  if (!counted) return;
+  if (tiny) {
+    out_.erase(out_.begin() + static_cast<std::ptrdiff_t>(first), out_.end());
+    return;
+  }
+  for (auto it = out_.begin() + static_cast<std::ptrdiff_t>(first); it != out_.end(); ++it) {
+    if (it->severity != Severity::warning) continue;
+    it->severity = Severity::info;
+    it->message += " (the plan counts its inputs at " + std::to_string(total) + " rows in all: modest)";
+  }
 }
 
 const std::vector<const PlanNode*>& PlanContext::physical_nodes() const {

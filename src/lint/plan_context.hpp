@@ -33,8 +33,9 @@ class PlanContext {
   // Report at an operator; severity defaults to the rule's. The fix is display-only text.
   // Severity follows evidence: when the plan counts every input it reads at a few rows (a small
   // `Range`, statistics), whatever it does is cheap, and the findings made on it since `first` (its
-  // diagnostics' index) are dropped.
-  void drop_when_tiny(std::size_t first);
+  // diagnostics' index) are dropped; when it counts them at 100,000 rows or fewer in all, what it
+  // does costs seconds at most, and its warnings are infos.
+  void judge_counted_inputs(std::size_t first);
   Diagnostic& report(const plan::PlanNode& at, std::string message, std::string fix_title = {},
                      std::string suggestion = {});
   [[nodiscard]] Location location_of(const plan::PlanNode& node) const;
