@@ -17,6 +17,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/walk.hpp"
+#include "test_util.hpp"
 #include "util/files.hpp"
 
 namespace fs = std::filesystem;
@@ -252,6 +253,7 @@ TEST_CASE("a folder walk gives files in the order of their sorted paths, as it f
 }
 
 TEST_CASE("a plain event log is recognised from the read that would take a plan's text", "[cli]") {
+  if (planlint::test::corpus_missing()) return;
   TempDir dir;
   fs::path log = fs::path(PLANLINT_CORPUS_DIR) / "eventlogs/dr-elephant/test/resources/spark_event_logs/event_log_1";
   REQUIRE(fs::is_regular_file(log));

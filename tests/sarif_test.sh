@@ -3,6 +3,7 @@
 # code scanning needs (../shared/tools/validate-sarif), and carries the fields planlint promises.
 set -euo pipefail
 planlint=$1 fixtures=$2 validate=$3
+[ -f "$validate" ] || { echo "skip: needs ../shared/tools/validate-sarif (not found: $validate)"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$fixtures/.."   # relative paths, as in a repository checkout

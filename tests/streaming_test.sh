@@ -7,6 +7,7 @@ set -uo pipefail
 planlint=$1
 fixtures=$2
 validate=${3:-}
+[ -x "$validate" ] || { [ -n "$validate" ] && echo "skip SARIF validation: needs ../shared/tools/validate-sarif (not found: $validate)"; validate=""; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/lib.sh"

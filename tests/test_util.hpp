@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,5 +26,15 @@ inline std::vector<std::filesystem::path> files_under(const std::filesystem::pat
   std::sort(out.begin(), out.end());
   return out;
 }
+
+#ifdef PLANLINT_CORPUS_DIR
+// Whether ../shared's corpus is missing (a user's clone): a test that reads it then says so and
+// returns, and ctest reports it as skipped (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
+inline bool corpus_missing() {
+  if (std::filesystem::is_directory(PLANLINT_CORPUS_DIR)) return false;
+  std::cout << "SKIPPED: needs ../shared/corpus (not found at " << PLANLINT_CORPUS_DIR << ")\n";
+  return true;
+}
+#endif
 
 }  // namespace planlint::test

@@ -21,7 +21,7 @@ fi
 rm -rf "$work/probe"
 . "$(dirname "$0")/lib.sh"
 plan="$corpus/plans/spark-tpcds/comet-plugin-variant-454ca68/approved-plans-v2_7-spark3_5/q72/explain.txt"
-[ -f "$plan" ] || { echo "corpus plan missing: $plan"; exit 1; }
+[ -f "$plan" ] || { echo "skip: needs ../shared/corpus (not found: $plan)"; exit 77; }
 version=$("$build/planlint" --version | awk '{ print $2 }')
 
 check "build-wheel.sh" 0 bash "$src/scripts/build-wheel.sh" "$build" "$work/dist"
