@@ -20,8 +20,10 @@ extern const RuleInfo kCartesianJoin{"SPK104",
 Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no equality between the
 two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global
 aggregate (one row, like `SELECT count(*) ...`) is not reported, nor a side the plan counts at 100
-rows or fewer (a small `Range`, statistics): the product is then the other side a few times over. When both sides are grouped aggregates (a row per group) it is an `info`: the plan does not
-count the groups.
+rows or fewer (a small `Range`, statistics): the product is then the other side a few times over.
+Rows held by the driver (a `LocalTableScan`: literal rows, a local collection) are small by
+construction: both sides so is not reported, one side so is an `info`, as are two grouped aggregates
+(a row per group: the plan does not count the groups).
 
 In PySpark source: `crossJoin`, `join(how="cross")` without a key, `df.join(other)` without a
 condition, a join condition with no column equality between the sides (only `<`/`>=` ranges,
@@ -45,16 +47,23 @@ condition (`a.ts BETWEEN b.start AND b.end`) could be bucketed into an equi-join
 ```plan
 == Physical Plan ==
 CartesianProduct
-:- *(1) LocalTableScan [a#1]
-+- *(2) LocalTableScan [b#2]
+:- *(1) ColumnarToRow
+:  +- FileScan parquet [a#1] Batched: true, Format: Parquet, Location: InMemoryFileIndex(1 paths)[s3://b/left], ReadSchema: struct<a:int>
++- *(2) ColumnarToRow
+   +- FileScan parquet [b#2] Batched: true, Format: Parquet, Location: InMemoryFileIndex(1 paths)[s3://b/right], ReadSchema: struct<b:int>
 ```
 Use instead (join on a key):
 ```plan
 == Physical Plan ==
-*(1) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false
-:- *(1) LocalTableScan [a#1]
-+- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, false]),false), [plan_id=9]
-   +- LocalTableScan [b#2]
+SortMergeJoin [a#1], [b#2], Inner
+:- *(2) Sort [a#1 ASC NULLS FIRST], false, 0
+:  +- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [plan_id=9]
+:     +- *(1) ColumnarToRow
+:        +- FileScan parquet [a#1] Batched: true, Format: Parquet, Location: InMemoryFileIndex(1 paths)[s3://b/left], ReadSchema: struct<a:int>
++- *(4) Sort [b#2 ASC NULLS FIRST], false, 0
+   +- Exchange hashpartitioning(b#2, 200), ENSURE_REQUIREMENTS, [plan_id=10]
+      +- *(3) ColumnarToRow
+         +- FileScan parquet [b#2] Batched: true, Format: Parquet, Location: InMemoryFileIndex(1 paths)[s3://b/right], ReadSchema: struct<b:int>
 ```
 
 ## Example (PySpark)
@@ -145,12 +154,22 @@ void check_cartesian_join(PlanContext& ctx) {
     if (n->children.size() == 2 && (is_single_row(n->children[0]) || is_single_row(n->children[1]))) continue;
     // One side a handful of rows: the product is the other side a few times over.
     if (n->children.size() == 2 && (few_rows(n->children[0]) || few_rows(n->children[1]))) continue;
+    // Rows built on the driver (a LocalTableScan: literal rows, a local collection) are small by
+    // construction, as in source: both sides so is nothing, one side so pairs each row of the other
+    // with a few rows, often the point (a row per scenario), and is advice.
+    const bool driver_left = n->children.size() == 2 && held_by_driver(*n->children[0]);
+    const bool driver_right = n->children.size() == 2 && held_by_driver(*n->children[1]);
+    if (driver_left && driver_right) continue;
     // Both sides grouped aggregates: as many rows as groups, which the plan does not show.
     const bool aggregates = n->children.size() == 2 && grouped_side(n->children[0]) && grouped_side(n->children[1]);
     auto advice = [&](Diagnostic& d) {
-      if (!aggregates) return;
-      d.severity = Severity::info;
-      d.message += " (both sides are grouped aggregates: a row per group, which the plan does not count)";
+      if (driver_left || driver_right) {
+        d.severity = Severity::info;
+        d.message += " (one side is rows held by the driver: the other is repeated that many times)";
+      } else if (aggregates) {
+        d.severity = Severity::info;
+        d.message += " (both sides are grouped aggregates: a row per group, which the plan does not count)";
+      }
     };
     if (j->strategy == "CartesianProduct") {
       auto& d = ctx.report(
