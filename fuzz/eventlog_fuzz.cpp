@@ -15,7 +15,7 @@
 #include "eventlog/codec.hpp"
 #include "fuzz_util.hpp"
 #include "lint/eventlog_engine.hpp"
-#include "lint/report_eventlog.hpp"
+#include "report/eventlog.hpp"
 
 using planlint::fuzz::scratch;
 
@@ -36,12 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   planlint::lint::LintOptions options;
   auto result = planlint::lint::analyze_event_log(path.string(), options);
   std::vector<const planlint::lint::EventLogResult*> all{&result};
-  (void)planlint::lint::render_eventlog_summary(result, false);
-  (void)planlint::lint::render_eventlog_summary(result, true);
-  (void)planlint::lint::render_eventlog_html(all);
-  (void)planlint::lint::render_eventlog_ranking(all, false);
-  (void)planlint::lint::render_eventlog_compare(result, result, planlint::lint::CostOptions{1.0, 0, 2.0}, false);
-  if (!nlohmann::json::accept(planlint::lint::render_eventlog_json(all, "fuzz"))) std::abort();
+  (void)planlint::report::render_eventlog_summary(result, false);
+  (void)planlint::report::render_eventlog_summary(result, true);
+  (void)planlint::report::render_eventlog_html(all);
+  (void)planlint::report::render_eventlog_ranking(all, false);
+  (void)planlint::report::render_eventlog_compare(result, result, planlint::report::CostOptions{1.0, 0, 2.0}, false);
+  if (!nlohmann::json::accept(planlint::report::render_eventlog_json(all, "fuzz"))) std::abort();
   planlint::fuzz::check_reports({planlint::lint::to_file_result(result, options)});
   return 0;
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "lint/report.hpp"
+#include "report/report.hpp"
 
 namespace planlint::fuzz {
 
@@ -26,12 +26,12 @@ inline std::filesystem::path scratch() {
 }
 
 inline void check_reports(const std::vector<lint::FileResult>& results) {
-  lint::ReportOptions ro;
+  report::ReportOptions ro;
   ro.tool_version = "fuzz";
-  (void)lint::render_text(results, ro);
-  (void)lint::render_github(results, ro);
-  (void)lint::render_statistics(results);
-  if (!nlohmann::json::accept(lint::render_json(results, ro))) std::abort();
+  (void)report::render_text(results, ro);
+  (void)report::render_github(results, ro);
+  (void)report::render_statistics(results);
+  if (!nlohmann::json::accept(report::render_json(results, ro))) std::abort();
   // SARIF without a finding or an error is the same document for every input (about 160 KB of rule
   // metadata): parsing it back each time made the plan and source targets run a few inputs a second.
   bool any = std::any_of(results.begin(), results.end(),
@@ -39,7 +39,7 @@ inline void check_reports(const std::vector<lint::FileResult>& results) {
   static bool checked_once = false;
   if (any || !checked_once) {
     checked_once = true;
-    if (!nlohmann::json::accept(lint::render_sarif(results, ro))) std::abort();
+    if (!nlohmann::json::accept(report::render_sarif(results, ro))) std::abort();
   }
 }
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fix/fixer.hpp"
 #include "fuzz_util.hpp"
-#include "lint/fixer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -60,10 +60,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   planlint::lint::LintOptions options;
   options.select = {"ALL"};
-  planlint::lint::FixOptions fix;
+  planlint::fix::FixOptions fix;
   fix.unsafe = true;
   fix.max_rounds = 3;
-  auto out = planlint::lint::fix_text(path, text, options, fix);
+  auto out = planlint::fix::fix_text(path, text, options, fix);
   planlint::fuzz::check_reports({out.remaining});
   if (path == "fuzz.ipynb" && out.fixed != text && nlohmann::json::accept(text) && !nlohmann::json::accept(out.fixed))
     std::abort();  // a fix turned a valid notebook into invalid JSON

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "fix/fixer.hpp"
 #include "fuzz_util.hpp"
-#include "lint/fixer.hpp"
 #include "pyspark/notebook.hpp"
 #include "pyspark/python_parser.hpp"
 #include "pyspark/syntax_tree.hpp"
@@ -45,10 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_tree_copy(text);
   planlint::lint::LintOptions options;
   options.select = {"ALL"};
-  planlint::lint::FixOptions fix;
+  planlint::fix::FixOptions fix;
   fix.unsafe = true;
   fix.max_rounds = 3;
-  auto out = planlint::lint::fix_text("fuzz.py", text, options, fix);
+  auto out = planlint::fix::fix_text("fuzz.py", text, options, fix);
   planlint::fuzz::check_reports({out.remaining});
   return 0;
 }

@@ -6,14 +6,15 @@
 #include <random>
 #include <set>
 
+#include "fix/fixer.hpp"
 #include "fix_invariants.hpp"
-#include "lint/fixer.hpp"
 #include "lint/rule.hpp"
 #include "pyspark/model.hpp"
 #include "pyspark/notebook.hpp"
 #include "test_util.hpp"
 
 using namespace planlint::lint;
+using namespace planlint::fix;
 
 namespace {
 

@@ -25,13 +25,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "fix/fixer.hpp"
 #include "lint/diff_engine.hpp"
-#include "lint/fixer.hpp"
-#include "lint/plan_graph.hpp"
-#include "lint/report.hpp"
 #include "lint/rule.hpp"
 #include "plan/dump.hpp"
 #include "plan/plan.hpp"
+#include "report/plan_graph.hpp"
+#include "report/report.hpp"
 #include "util/files.hpp"
 #include "util/memory.hpp"
 
@@ -358,7 +358,7 @@ void InputQueue::abandon() {
 }
 
 void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink& sink) {
-  lint::FixOptions fo;
+  fix::FixOptions fo;
   fo.unsafe = run.unsafe;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Input& in = inputs[i];
@@ -372,9 +372,9 @@ void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink&
       sink(i, std::move(r));
       continue;
     }
-    lint::FixOutcome o;
+    fix::FixOutcome o;
     try {
-      o = lint::fix_text(in.path, text, in.options(), fo);
+      o = fix::fix_text(in.path, text, in.options(), fo);
     } catch (const std::exception& e) {
       lint::FileResult r;
       r.path = in.path;
@@ -386,10 +386,10 @@ void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink&
     if (o.fixed != o.original) {
       bool written = true;
       if (run.diff_only) {
-        run.diff += lint::unified_diff(in.path, o.original, o.fixed);
+        run.diff += fix::unified_diff(in.path, o.original, o.fixed);
       } else if (in.from_stdin) {
         run.stdin_output += o.fixed;
-      } else if (auto err = lint::write_file_atomically(in.path, o.fixed); !err.empty()) {
+      } else if (auto err = fix::write_file_atomically(in.path, o.fixed); !err.empty()) {
         // Nothing was fixed in this file: its findings stay as they were before the fix.
         o.remaining = lint::is_source_path(in.path) ? lint::lint_source_text(in.path, o.original, in.options())
                                                     : lint::lint_plan_text(in.path, o.original, in.options());
@@ -546,11 +546,14 @@ int run_diff(const DiffRun& run) {
     return 2;
   }
   bool picture = run.format == "dot" || run.format == "html";
-  std::vector<lint::PlanGraph> graphs;
-  std::vector<lint::PlanGraph>* pictures = picture ? &graphs : nullptr;
+  std::vector<lint::DiffedPlan> pairs;
+  std::vector<lint::DiffedPlan>* pictures = picture ? &pairs : nullptr;
   lint::PlanDiffResult d = logs[0] ? lint::diff_event_logs(run.before, run.after, run.options, pictures)
                                    : lint::diff_plan_texts(run.before, std::move(before_text), run.after,
                                                            std::move(after_text), run.options, pictures);
+  std::vector<report::PlanGraph> graphs;
+  for (auto& p : pairs)
+    graphs.push_back(report::diff_graph(*p.after, p.after->plans[p.plan], p.diff, p.findings, std::move(p.title)));
   if (!d.result.io_error.empty()) {
     std::cerr << "planlint: error: " << d.result.path << ": " << d.result.io_error << "\n";
     return 2;
@@ -584,13 +587,13 @@ int run_diff(const DiffRun& run) {
   }
   std::string out;
   if (picture) {
-    out = run.format == "dot" ? lint::render_dot(graphs)
-                              : lint::render_html(graphs, "planlint diff " + run.before + " " + run.after, summary);
+    out = run.format == "dot" ? report::render_dot(graphs)
+                              : report::render_html(graphs, "planlint diff " + run.before + " " + run.after, summary);
     if (!write_output(run.output, out)) return 2;
     return failing > 0 && !run.exit_zero ? 1 : 0;
   }
-  lint::ReportOptions ro{run.color, run.tool_version};
-  auto reporter = lint::make_reporter(run.format, ro);
+  report::ReportOptions ro{run.color, run.tool_version};
+  auto reporter = report::make_reporter(run.format, ro);
   if (run.format == "markdown") out += "### planlint diff\n\n" + summary + "\n\n";
   reporter->begin(out);
   reporter->file(d.result, out);
@@ -601,7 +604,7 @@ int run_diff(const DiffRun& run) {
 }
 
 int run_pictures(const std::vector<Input>& inputs, const std::string& format, const std::string& output) {
-  std::vector<lint::PlanGraph> graphs;
+  std::vector<report::PlanGraph> graphs;
   std::size_t findings = 0, failing = 0;
   bool error = false;
   for (const auto& in : inputs) {
@@ -623,11 +626,11 @@ int run_pictures(const std::vector<Input>& inputs, const std::string& format, co
     }
     findings += r.diagnostics.size();
     auto doc = plan::parse_document(std::move(text), in.path);
-    for (auto& g : lint::plan_graphs(doc, r.diagnostics)) graphs.push_back(std::move(g));
+    for (auto& g : report::plan_graphs(doc, r.diagnostics)) graphs.push_back(std::move(g));
   }
   std::string summary = std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
                         std::to_string(graphs.size()) + (graphs.size() == 1 ? " plan" : " plans");
-  std::string out = format == "dot" ? lint::render_dot(graphs) : lint::render_html(graphs, "planlint", summary);
+  std::string out = format == "dot" ? report::render_dot(graphs) : report::render_html(graphs, "planlint", summary);
   if (!write_output(output, out)) return 2;
   if (error) return 2;
   return failing > 0 ? 1 : 0;
@@ -641,8 +644,9 @@ int run_parse(const std::string& file, const std::string& dump) {
   }
   auto doc = plan::parse_document(std::move(text), file);
   if (dump == "dot" || dump == "html") {
-    auto graphs = lint::plan_graphs(doc, {});
-    std::cout << (dump == "dot" ? lint::render_dot(graphs) : lint::render_html(graphs, "planlint parse " + file, ""));
+    auto graphs = report::plan_graphs(doc, {});
+    std::cout << (dump == "dot" ? report::render_dot(graphs)
+                                : report::render_html(graphs, "planlint parse " + file, ""));
   } else {
     std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
   }

@@ -9,7 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "eventlog/reader.hpp"
-#include "lint/report.hpp"
+#include "report/report.hpp"
 #include "util/memory.hpp"
 
 namespace planlint::cli {
@@ -106,7 +106,7 @@ int run_eventlog(const EventLogRun& run) {
   std::string report;
   if (compare) {
     if (!results[0].io_error.empty() || !results[1].io_error.empty()) return 2;
-    report = lint::render_eventlog_compare(results[0], results[1], run.cost, markdown);
+    report = report::render_eventlog_compare(results[0], results[1], run.cost, markdown);
     if (!write_output(run.output, report)) return 2;
     return 0;
   }
@@ -116,17 +116,17 @@ int run_eventlog(const EventLogRun& run) {
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto* a, auto* b) { return a->explained_ms() > b->explained_ms(); });
   if (run.format == "json") {
-    report = lint::render_eventlog_json(ranked, run.tool_version);
+    report = report::render_eventlog_json(ranked, run.tool_version);
   } else if (run.format == "sarif") {
     std::vector<lint::FileResult> files;
     files.reserve(ranked.size());
     for (const auto* r : ranked) files.push_back(lint::to_file_result(*r, run.options));
-    report = lint::render_sarif(files, lint::ReportOptions{false, run.tool_version});
+    report = report::render_sarif(files, report::ReportOptions{false, run.tool_version});
   } else if (run.format == "html") {
-    report = lint::render_eventlog_html(ranked);
+    report = report::render_eventlog_html(ranked);
   } else {
-    if (ranked.size() > 1) report = lint::render_eventlog_ranking(ranked, markdown) + "\n";
-    for (const auto* r : ranked) report += lint::render_eventlog_summary(*r, markdown) + "\n";
+    if (ranked.size() > 1) report = report::render_eventlog_ranking(ranked, markdown) + "\n";
+    for (const auto* r : ranked) report += report::render_eventlog_summary(*r, markdown) + "\n";
     if (!run.quiet && !markdown)
       report += findings == 0 ? (io_error ? "No diagnosis, but some logs could not be read.\n" : "No diagnosis.\n")
                               : "Found " + std::to_string(findings) + (findings == 1 ? " diagnosis" : " diagnoses") +

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lint/options.hpp"
-#include "lint/report_eventlog.hpp"
+#include "report/eventlog.hpp"
 
 namespace planlint::cli {
 
@@ -17,7 +17,7 @@ struct EventLogRun {
   unsigned jobs = 1;
   bool exit_zero = false;
   bool quiet = false;
-  lint::CostOptions cost;
+  report::CostOptions cost;
   lint::LintOptions options;
   std::string tool_version;
 };

@@ -29,10 +29,10 @@
 #include "lint/config.hpp"
 #include "lint/engine.hpp"
 #include "lint/project_version.hpp"
-#include "lint/report.hpp"
 #include "plan/dump.hpp"
 #include "plan/operator_fields.hpp"
 #include "plan/plan.hpp"
+#include "report/report.hpp"
 #include "util/files.hpp"
 #include "util/memory.hpp"
 
@@ -649,7 +649,7 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
     }
   }
 
-  lint::ReportOptions ro;
+  report::ReportOptions ro;
   ro.tool_version = PLANLINT_VERSION;
   bool tty = output.empty() && isatty(fileno(stdout)) != 0;
   ro.color = color == "always" || (color == "auto" && tty && std::getenv("NO_COLOR") == nullptr);
@@ -665,11 +665,11 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
       std::cerr << "planlint: error: " << err << "\n";
       return 2;
     }
-  std::unique_ptr<lint::Reporter> reporter =
-      lint::make_reporter(stdin_fix                        ? "text"
-                          : statistics && format == "text" ? "statistics"
-                                                           : format,
-                          stdin_fix ? lint::ReportOptions{false, PLANLINT_VERSION} : ro);
+  std::unique_ptr<report::Reporter> reporter =
+      report::make_reporter(stdin_fix                        ? "text"
+                            : statistics && format == "text" ? "statistics"
+                                                             : format,
+                            stdin_fix ? report::ReportOptions{false, PLANLINT_VERSION} : ro);
   cli::BaselineWriter new_baseline;
   std::string chunk, stderr_report;
   if (streamed) {

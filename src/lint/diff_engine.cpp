@@ -16,7 +16,7 @@
 namespace planlint::lint {
 
 PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text, std::string after_path,
-                               std::string after_text, const LintOptions& options, std::vector<PlanGraph>* graphs) {
+                               std::string after_text, const LintOptions& options, std::vector<DiffedPlan>* pairs) {
   PlanDiffResult out;
   out.result.path = after_path;
   if (auto err = utf16_error(after_text); !err.empty()) {
@@ -26,8 +26,13 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
   // Findings of plan rules, on both sides, compared by fingerprint (rule, line without ids, occurrence).
   FileResult lint_before = lint_plan_text(before_path, before_text, options);
   FileResult lint_after = lint_plan_text(after_path, after_text, options);
-  plan::Document before = plan::parse_document(std::move(before_text), std::move(before_path));
-  plan::Document after = plan::parse_document(std::move(after_text), std::move(after_path));
+  // Shared: the pairs handed out for pictures keep both documents (their diffs point into them).
+  auto before_doc =
+      std::make_shared<const plan::Document>(plan::parse_document(std::move(before_text), std::move(before_path)));
+  auto after_doc =
+      std::make_shared<const plan::Document>(plan::parse_document(std::move(after_text), std::move(after_path)));
+  const plan::Document& before = *before_doc;
+  const plan::Document& after = *after_doc;
   // The line of each plan's physical root, and the plan's number: a finding there is about the whole
   // plan (aqe-disabled, a setting), the same finding when its plan has it on both sides, whatever
   // the root operator became.
@@ -68,7 +73,6 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
 
   out.plans_before = before.plans.size();
   out.plans_after = after.plans.size();
-  std::vector<plan::OperatorDiff> diffs;  // kept for the pictures only
   for (std::size_t i = 0; i < after.plans.size(); ++i) {
     const plan::Plan* b = i < before.plans.size() ? &before.plans[i] : nullptr;
     std::vector<Diagnostic> ignored;
@@ -86,13 +90,18 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
       ctx.set_rule(rule.info);
       rule.diff_check(ctx);
     }
-    if (graphs != nullptr) diffs.push_back(std::move(diff));
+    if (pairs != nullptr)
+      pairs->push_back(DiffedPlan{before_doc,
+                                  after_doc,
+                                  i,
+                                  std::move(diff),
+                                  {},
+                                  after.path + ", plan " + std::to_string(i + 1) + " (line " +
+                                      std::to_string(after.plans[i].first_line) + ")"});
   }
-  if (graphs != nullptr)
-    for (std::size_t i = 0; i < diffs.size(); ++i)
-      graphs->push_back(diff_graph(after, after.plans[i], diffs[i], out.result.diagnostics,
-                                   after.path + ", plan " + std::to_string(i + 1) + " (line " +
-                                       std::to_string(after.plans[i].first_line) + ")"));
+  if (pairs != nullptr)
+    for (auto& pair : *pairs)
+      if (pair.after == after_doc) pair.findings = out.result.diagnostics;
   // Plans of BEFORE that AFTER no longer has: every operator of theirs is removed.
   for (std::size_t i = after.plans.size(); i < before.plans.size(); ++i) {
     std::vector<Diagnostic> ignored;
@@ -110,7 +119,7 @@ PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text,
 }
 
 PlanDiffResult diff_event_logs(const std::string& before_path, const std::string& after_path,
-                               const LintOptions& options, std::vector<PlanGraph>* graphs) {
+                               const LintOptions& options, std::vector<DiffedPlan>* pairs) {
   PlanDiffResult out;
   out.result.path = after_path;
   std::string before_error, after_error;
@@ -153,13 +162,13 @@ PlanDiffResult diff_event_logs(const std::string& before_path, const std::string
   for (std::size_t i = 0; i < as.size(); ++i) {
     const eventlog::SqlExecution& a = *as[i];
     const eventlog::SqlExecution* b = partner[i];
-    std::size_t first_graph = graphs != nullptr ? graphs->size() : 0;
+    std::size_t first_pair = pairs != nullptr ? pairs->size() : 0;
     PlanDiffResult one =
-        diff_plan_texts(before_path, b != nullptr ? b->plan : std::string(), after_path, a.plan, options, graphs);
-    if (graphs != nullptr)
-      for (std::size_t g = first_graph; g < graphs->size(); ++g)
-        (*graphs)[g].title = after_path + ", SQL execution " + std::to_string(a.id) +
-                             (a.description.empty() ? "" : ": " + a.description.substr(0, 80));
+        diff_plan_texts(before_path, b != nullptr ? b->plan : std::string(), after_path, a.plan, options, pairs);
+    if (pairs != nullptr)
+      for (std::size_t g = first_pair; g < pairs->size(); ++g)
+        (*pairs)[g].title = after_path + ", SQL execution " + std::to_string(a.id) +
+                            (a.description.empty() ? "" : ": " + a.description.substr(0, 80));
     out.added += one.added;
     out.removed += one.removed;
     out.changed += one.changed;

@@ -2,11 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "lint/engine.hpp"
 #include "lint/options.hpp"
-#include "lint/plan_graph.hpp"
+#include "report/plan_graph.hpp"
 
 namespace planlint::lint {
 
@@ -22,17 +23,27 @@ struct PlanDiffResult {
   }
 };
 
+// One diffed pair of plans, for a picture of the change: both documents (the diff points into them),
+// which plan of AFTER, the operator diff, AFTER's findings and a title.
+struct DiffedPlan {
+  std::shared_ptr<const plan::Document> before, after;
+  std::size_t plan = 0;  // index in after->plans
+  plan::OperatorDiff diff;
+  std::vector<Diagnostic> findings;
+  std::string title;
+};
+
 // Plans are paired in file order (the first plan of BEFORE with the first of AFTER, ...); a plan of
 // AFTER without a counterpart is compared with nothing (every operator in it is added).
-// With `graphs`, each pair's AFTER graph with the change marks and findings is added to it.
+// With `pairs`, each diffed pair of plans is added to it.
 PlanDiffResult diff_plan_texts(std::string before_path, std::string before_text, std::string after_path,
                                std::string after_text, const LintOptions& options,
-                               std::vector<PlanGraph>* graphs = nullptr);
+                               std::vector<DiffedPlan>* pairs = nullptr);
 
 // Two event logs: their SQL executions' plans (AQE's final ones where logged) are diffed pair by pair,
 // executions paired by description (the call site or the job's own), then in order. Findings are
 // located at the AFTER log's line of each execution, with the execution and plan line in the message.
 PlanDiffResult diff_event_logs(const std::string& before_path, const std::string& after_path,
-                               const LintOptions& options, std::vector<PlanGraph>* graphs = nullptr);
+                               const LintOptions& options, std::vector<DiffedPlan>* pairs = nullptr);
 
 }  // namespace planlint::lint

@@ -5,7 +5,9 @@
 #include <array>
 #include <charconv>
 #include <cstdlib>
+#include <set>
 
+#include "plan/diff.hpp"
 #include "plan/line_reader.hpp"
 
 namespace planlint::plan {
@@ -568,6 +570,38 @@ void analyze_operator(PlanNode& n) {
     default:
       return;
   }
+}
+
+std::vector<const PlanNode*> executed_operators(const Plan& plan) {
+  std::vector<const PlanNode*> out;
+  std::vector<const PlanNode*> stack;
+  for (const auto& s : plan.sections)
+    if (s.section == Section::physical)
+      for (auto it = s.roots.rbegin(); it != s.roots.rend(); ++it) stack.push_back(*it);
+  for (const auto& [number, root] : plan.subqueries)
+    if (root->parent == nullptr) stack.push_back(root);
+  // A cached plan is printed under every scan of the cache (InMemoryTableScan, then InMemoryRelation
+  // and the plan that fills it), but runs once: its operators are the first print's.
+  std::set<std::string> cached_plans;
+  while (!stack.empty()) {
+    const PlanNode* n = stack.back();
+    stack.pop_back();
+    out.push_back(n);
+    if (base_operator_name(n->name) == "InMemoryRelation" && !n->children.empty()) {
+      const PlanNode* top = n->children.front();
+      if (!cached_plans.insert(without_run_ids(n->args) + "|" + without_run_ids(top->name + " " + top->args)).second)
+        continue;
+    }
+    bool has_later_plan = false;
+    for (const PlanNode* c : n->children)
+      has_later_plan = has_later_plan || c->aqe_role == AqeRole::final_plan || c->aqe_role == AqeRole::current_plan;
+    for (auto it = n->subqueries.rbegin(); it != n->subqueries.rend(); ++it) stack.push_back(*it);
+    for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) {
+      if (has_later_plan && (*it)->aqe_role == AqeRole::initial_plan) continue;
+      stack.push_back(*it);
+    }
+  }
+  return out;
 }
 
 }  // namespace planlint::plan

@@ -14,6 +14,11 @@ void analyze_operator(PlanNode& node);
 // The plan's Spark version range and streaming flag, from its operators (version.cpp).
 void infer_plan_facts(Plan& plan);
 
+// The physical operators that run, subqueries included, in pre-order: an AQE initial plan is left out
+// when a final or current plan is printed beside it (the same query, planned earlier), and a cached
+// plan printed under every scan of the cache is taken once.
+std::vector<const PlanNode*> executed_operators(const Plan& plan);
+
 // Operator name without engine prefixes (Photon, Gpu, Comet, Columnar) and suffixes (Exec, Transformer).
 std::string_view base_operator_name(std::string_view name);
 

@@ -3,10 +3,11 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "lint/report.hpp"
 #include "lint/rule.hpp"
+#include "report/report.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 namespace {
 
 using nlohmann::json;
@@ -362,4 +363,4 @@ std::string render_github(const std::vector<FileResult>& results, const ReportOp
 }
 std::string render_statistics(const std::vector<FileResult>& results) { return render("statistics", results, {}); }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

@@ -8,11 +8,12 @@
 #include <cstring>
 #include <map>
 
-#include "lint/report.hpp"
 #include "lint/rule.hpp"
+#include "report/report.hpp"
 #include "util/printable.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 namespace {
 
 struct Palette {
@@ -272,4 +273,4 @@ std::unique_ptr<Reporter> make_text_reporter(std::string_view format, const Repo
   return nullptr;
 }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <set>
 
-#include "lint/report_eventlog.hpp"
+#include "report/eventlog.hpp"
 #include "util/printable.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 
 namespace {
 
@@ -132,4 +133,4 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
   return out;
 }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

@@ -9,7 +9,9 @@
 
 #include "lint/engine.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+
+using lint::FileResult;
 
 struct ReportOptions {
   bool color = false;
@@ -58,4 +60,4 @@ std::string render_statistics(const std::vector<FileResult>& results);
 // JSON output schema version; bump on incompatible changes (documented in docs/json-output.md).
 inline constexpr int kJsonSchemaVersion = 1;
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

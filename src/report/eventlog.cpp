@@ -1,5 +1,5 @@
 // The diagnosis summary, the ranking of applications and the JSON form of event-log results.
-#include "lint/report_eventlog.hpp"
+#include "report/eventlog.hpp"
 #include "util/printable.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +8,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 
 namespace {
 
@@ -273,4 +274,4 @@ std::string render_eventlog_json(const std::vector<const EventLogResult*>& resul
   return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

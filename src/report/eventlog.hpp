@@ -7,7 +7,9 @@
 
 #include "lint/eventlog_engine.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+
+using lint::EventLogResult;
 
 // JSON output schema of `planlint eventlog --format json` (docs/eventlog-json.md).
 inline constexpr int kEventLogJsonVersion = 1;
@@ -26,4 +28,4 @@ struct CostOptions {
 std::string render_eventlog_compare(const EventLogResult& before, const EventLogResult& after, const CostOptions& cost,
                                     bool markdown);
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

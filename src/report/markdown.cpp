@@ -2,11 +2,12 @@
 // a pull request. Cell text is escaped so a message cannot break the table or inject markup.
 #include <fmt/format.h>
 
-#include "lint/report.hpp"
 #include "lint/rule.hpp"
+#include "report/report.hpp"
 #include "util/printable.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 namespace {
 
 std::string cell(std::string_view s) { return util::markdown_text(s); }
@@ -33,4 +34,4 @@ class MarkdownReporter final : public Reporter {
 
 std::unique_ptr<Reporter> make_markdown_reporter() { return std::make_unique<MarkdownReporter>(); }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

@@ -4,10 +4,11 @@
 
 #include <algorithm>
 
-#include "lint/report_eventlog.hpp"
+#include "report/eventlog.hpp"
 #include "util/printable.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 
 namespace {
 
@@ -105,4 +106,4 @@ std::string render_eventlog_html(const std::vector<const EventLogResult*>& resul
   return out;
 }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

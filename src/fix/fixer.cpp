@@ -1,5 +1,5 @@
 // Fix application: choose non-overlapping edits, apply them per cell, check the syntax, repeat.
-#include "lint/fixer.hpp"
+#include "fix/fixer.hpp"
 
 #include "util/files.hpp"
 
@@ -19,7 +19,8 @@
 #include "util/line_diff.hpp"
 #include "util/lines.hpp"
 
-namespace planlint::lint {
+namespace planlint::fix {
+using namespace planlint::lint;  // the engine re-lints what a fix changed
 namespace fs = std::filesystem;
 
 namespace {
@@ -262,4 +263,4 @@ std::string unified_diff(const std::string& path, const std::string& before, con
   return out;
 }
 
-}  // namespace planlint::lint
+}  // namespace planlint::fix

@@ -8,7 +8,11 @@
 
 #include "lint/engine.hpp"
 
-namespace planlint::lint {
+namespace planlint::fix {
+
+using lint::FileResult;
+using lint::Fix;
+using lint::LintOptions;
 
 struct FixOptions {
   bool unsafe = false;  // also apply unsafe fixes (--unsafe-fixes)
@@ -46,4 +50,4 @@ std::string write_file_atomically(const std::string& path, const std::string& co
 // A unified diff (3 lines of context) from `before` to `after`, labelled a/path and b/path.
 std::string unified_diff(const std::string& path, const std::string& before, const std::string& after);
 
-}  // namespace planlint::lint
+}  // namespace planlint::fix

@@ -1,5 +1,5 @@
 // Plan graphs and their DOT and HTML renderings.
-#include "lint/plan_graph.hpp"
+#include "report/plan_graph.hpp"
 
 #include <fmt/format.h>
 
@@ -7,13 +7,12 @@
 #include <map>
 #include <unordered_map>
 
-#include "lint/diff_context.hpp"
-#include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
 #include "plan/operator_fields.hpp"
 #include "util/printable.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+using namespace planlint::lint;  // findings, results and rule metadata: what a reporter prints
 
 namespace {
 
@@ -77,10 +76,8 @@ GraphNode node_of(const plan::PlanNode& n) {
   return g;
 }
 
-std::vector<const plan::PlanNode*> operators(const plan::Document& doc, const plan::Plan& p) {
-  LintOptions options;
-  std::vector<Diagnostic> ignored;
-  std::vector<const plan::PlanNode*> out = PlanContext(doc, p, options, ignored).physical_nodes();
+std::vector<const plan::PlanNode*> operators(const plan::Plan& p) {
+  std::vector<const plan::PlanNode*> out = plan::executed_operators(p);
   if (!out.empty() || p.sections.empty()) return out;
   for (const plan::PlanNode* root : p.sections.front().roots)  // a logical plan only
     plan::for_each_node(root, [&](const plan::PlanNode& n) { out.push_back(&n); });
@@ -131,7 +128,7 @@ std::vector<PlanGraph> plan_graphs(const plan::Document& doc, const std::vector<
     g.path = doc.path;
     g.title = fmt::format("{}, plan {} (line {})", doc.path, i + 1, p.first_line);
     std::unordered_map<const plan::PlanNode*, int> index;
-    add_nodes(g, operators(doc, p), index);
+    add_nodes(g, operators(p), index);
     std::uint32_t last =
         i + 1 < doc.plans.size() ? doc.plans[i + 1].first_line - 1 : static_cast<std::uint32_t>(doc.lines.size());
     plan_lines(g, doc, p.first_line > 0 ? p.first_line : 1, last);
@@ -158,7 +155,7 @@ PlanGraph diff_graph(const plan::Document& after_doc, const plan::Plan& after, c
   g.path = after_doc.path;
   g.title = std::move(title);
   std::unordered_map<const plan::PlanNode*, int> index;
-  add_nodes(g, operators(after_doc, after), index);
+  add_nodes(g, operators(after), index);
   for (const plan::PlanNode* a : diff.added)
     if (auto it = index.find(a); it != index.end())
       g.nodes[static_cast<std::size_t>(it->second)].mark = ChangeMark::added;
@@ -507,4 +504,4 @@ std::string render_html(const std::vector<PlanGraph>& graphs, const std::string&
   return out;
 }
 
-}  // namespace planlint::lint
+}  // namespace planlint::report

@@ -12,7 +12,9 @@
 #include "plan/diff.hpp"
 #include "plan/plan.hpp"
 
-namespace planlint::lint {
+namespace planlint::report {
+
+using lint::Diagnostic;
 
 enum class ChangeMark : std::uint8_t { none, added, removed, changed };
 
@@ -46,4 +48,4 @@ PlanGraph diff_graph(const plan::Document& after_doc, const plan::Plan& after, c
 std::string render_dot(const std::vector<PlanGraph>& graphs);
 std::string render_html(const std::vector<PlanGraph>& graphs, const std::string& heading, const std::string& summary);
 
-}  // namespace planlint::lint
+}  // namespace planlint::report
