@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/commands.hpp"
+#include "cli/baseline.hpp"
 #include "fuzz_util.hpp"
 #include "lint/config.hpp"
 #include "lint/engine.hpp"

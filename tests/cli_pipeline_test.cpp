@@ -15,7 +15,7 @@
 
 #include <cstdlib>
 
-#include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
 #include "cli/walk.hpp"
 #include "test_util.hpp"
 #include "util/files.hpp"

@@ -3,11 +3,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <thread>
 
-#include "cli/commands.hpp"
+#include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "cli/pipeline.hpp"
 #include "eventlog/reader.hpp"
 #include "report/report.hpp"
 #include "util/memory.hpp"
@@ -136,6 +140,105 @@ int run_eventlog(const EventLogRun& run) {
   if (!write_output(run.output, report)) return 2;
   if (io_error) return 2;
   return failing > 0 && !run.exit_zero ? 1 : 0;
+}
+
+Subcommand add_eventlog_command(CLI::App& app) {
+  struct Options {
+    EventLogRun run;
+    std::vector<std::string> select, ignore, thresholds, warn;
+    std::string min_impact, fail_on;
+  };
+  auto o = std::make_shared<Options>();
+  auto* ev = app.add_subcommand(
+      "eventlog",
+      "Diagnose finished Spark applications from their event logs: slowest stages, skew, spill, GC, tiny tasks,\n"
+      "partition counts, idle clusters, driver-bound gaps, failures, and the plan rules on every executed plan");
+  o->run.tool_version = PLANLINT_VERSION;
+  ev->add_option("PATH", o->run.paths,
+                 "Event log files (plain, .lz4, .lzf, .snappy, .zstd, .gz; .inprogress too), rolling-log directories "
+                 "(eventlog_v2_*), or directories of logs (a history server's)");
+  ev->add_option("--format", o->run.format, "Report format")
+      ->check(CLI::IsMember({"text", "markdown", "json", "sarif", "html"}))
+      ->capture_default_str();
+  ev->add_option("-o,--output", o->run.output, "Write the report to FILE (atomically) instead of stdout");
+  ev->add_option("-j,--jobs", o->run.jobs, "Read logs in parallel on N threads (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  ev->add_option("--compare", o->run.compare,
+                 "Compare two runs of one job: BEFORE AFTER (stage durations, shuffle, spill, max task, skew, cost)")
+      ->expected(2);
+  // A finite, non-negative number (CLI::NonNegativeNumber lets NaN through: it compares false).
+  const CLI::Validator finite_rate(
+      [](const std::string& text) -> std::string {
+        double v = 0;
+        try {
+          std::size_t used = 0;
+          v = std::stod(text, &used);
+          if (used != text.size()) return "not a number: " + text;
+        } catch (const std::exception&) {
+          return "not a number: " + text;
+        }
+        return std::isfinite(v) && v >= 0 && v <= 1e9 ? std::string() : "not a finite, non-negative number: " + text;
+      },
+      "NUMBER");
+  ev->add_option("--dbu-rate", o->run.cost.dbu_rate, "With --compare: DBU per node-hour, for the cost estimate")
+      ->check(finite_rate);
+  ev->add_option("--nodes", o->run.cost.nodes, "With --compare: nodes billed (default: executor hosts + driver)")
+      ->check(CLI::NonNegativeNumber);
+  ev->add_option("--photon-multiplier", o->run.cost.photon_multiplier, "DBU rate multiplier of a Photon run")
+      ->check(finite_rate)
+      ->capture_default_str();
+  ev->add_option("--source-root", o->run.options.source_root,
+                 "Folder holding the job's source: SARIF findings whose call site (collect at etl.py:42) is a file "
+                 "under it are located there");
+  ev->add_option("--select", o->select, "Only these rules (comma-separated ids, names or prefixes)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  ev->add_option("--ignore", o->ignore, "Skip these rules")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  ev->add_option("--threshold", o->thresholds,
+                 "Override a diagnosis threshold, KEY=VALUE (" + lint::eventlog_threshold_keys() + ")")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  ev->add_option("--min-impact", o->min_impact, "Only diagnoses whose impact is at least this: low, medium, high")
+      ->check(CLI::IsMember({"low", "medium", "high"}));
+  ev->add_option("--warn", o->warn, "Report these rules but never fail the run on them")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  ev->add_option("--fail-on", o->fail_on, "The lowest severity that makes the exit status 1: info, warning, error")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
+  ev->add_flag("--exit-zero", o->run.exit_zero, "Exit 0 even when there are diagnoses");
+  ev->add_flag("-q,--quiet", o->run.quiet, "No summary line");
+  ev->footer(R"(Examples:
+  planlint eventlog /dbfs/cluster-logs/eventlog/app-2026.zstd
+  planlint eventlog --format markdown app.lz4 > diagnosis.md
+  planlint eventlog -j 8 /var/log/spark-history/          rank every application
+  planlint eventlog --compare before.zstd after.zstd --dbu-rate 1.5
+
+Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not be read.)");
+  return {ev, [o, ev] {
+            o->run.jobs = ev->count("--jobs") > 0 ? o->run.jobs : std::max(1U, std::thread::hardware_concurrency());
+            o->run.options.select = split_commas(o->select);
+            o->run.options.ignore = split_commas(o->ignore);
+            o->run.options.warn = split_commas(o->warn);
+            if (!o->min_impact.empty()) o->run.options.min_impact = *lint::parse_impact(o->min_impact);
+            if (!o->fail_on.empty()) o->run.options.fail_on = *lint::parse_severity(o->fail_on);
+            if (!known_selectors(lint::unknown_selectors(o->run.options))) return 2;
+            for (const auto& kv : o->thresholds)
+              if (auto err = lint::set_eventlog_threshold(o->run.options.eventlog, kv); !err.empty()) {
+                std::cerr << "planlint: error: --threshold " << kv << ": " << err << "\n";
+                return 2;
+              }
+            if (o->run.paths.empty() && o->run.compare.empty()) {
+              std::cerr << "planlint: error: no event log given\n" << ev->help();
+              return 2;
+            }
+            return run_eventlog(o->run);
+          }};
 }
 
 }  // namespace planlint::cli

@@ -4,10 +4,12 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "lint/engine.hpp"
 #include "lint/options.hpp"
-#include "report/plan_graph.hpp"
+#include "plan/diff.hpp"
+#include "plan/plan.hpp"
 
 namespace planlint::lint {
 

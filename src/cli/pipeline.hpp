@@ -1,15 +1,13 @@
-// The CLI's pieces below argument parsing: reading inputs, linting them, writing reports, subcommands.
+// The linting pipeline: inputs (with the options each is linted under) read and linted on worker
+// threads, results handed to a sink in input order; fixes applied one file at a time.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,7 +15,6 @@
 #include "lint/cache.hpp"
 #include "lint/config.hpp"
 #include "lint/engine.hpp"
-#include "util/files.hpp"
 
 namespace planlint::cli {
 
@@ -98,61 +95,8 @@ struct FixRun {
 void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink& sink);
 
 // Write to FILE through a temporary file and a rename, so a crash never leaves half a report; "" is stdout.
-bool write_output(const std::string& path, const std::string& text);
-
-// A report written piece by piece: to stdout ("" or "-"), or to a temporary file beside FILE that
-// commit() renames over it. A failed write is remembered and reported by commit().
-class ReportWriter {
- public:
-  std::string open(const std::string& path);  // an error message, empty on success
-  void write(std::string_view chunk);
-  std::string commit();  // an error message, empty on success
-
- private:
-  bool to_stdout_ = true;
-  bool failed_ = false;
-  int errno_ = 0;
-  util::ReplacementFile file_;
-};
-
-// Baselines: the fingerprints of known findings. Writing records them; applying drops the findings
-// a baseline already holds (one per recorded entry), so only new ones are reported.
-class Baseline {
- public:
-  std::string load(const std::string& path);  // an error message, empty on success
-  void filter(lint::FileResult& result);      // drops the findings the baseline holds
- private:
-  std::multiset<std::pair<std::string, std::string>> known_;
-};
-
-class BaselineWriter {
- public:
-  void add(const lint::FileResult& result);
-  [[nodiscard]] std::size_t size() const { return findings_.size(); }
-  std::string write(const std::string& path) const;  // an error message, empty on success
-
- private:
-  nlohmann::ordered_json findings_ = nlohmann::ordered_json::array();
-};
-
-std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results);
-
-// `planlint diff BEFORE AFTER`: what a change did to the plans (text, json, sarif, github, markdown).
-struct DiffRun {
-  std::string before, after;
-  std::string format = "text";
-  std::string output;  // "" : stdout
-  bool exit_zero = false, quiet = false, color = false;
-  lint::LintOptions options;  // fail_on defaults to warning: improvements are information
-  std::string tool_version;
-};
-int run_diff(const DiffRun& run);
-
-// --format dot / html: the plans of the inputs as pictures with their findings (PySpark sources are
-// skipped with a warning). Exit status as for a lint run.
-int run_pictures(const std::vector<Input>& inputs, const std::string& format, const std::string& output);
-int run_parse(const std::string& file, const std::string& dump);
-int run_rules(const std::string& format);
-int run_rule(const std::string& name);
+// The whole of an input (a file, or standard input), bounded; `event_log` (when given) is set if the
+// file turns out to be a plain event log, from its first bytes: then `text` holds only those.
+bool read_all(const Input& in, std::string& text, std::string& error, bool* event_log = nullptr);
 
 }  // namespace planlint::cli

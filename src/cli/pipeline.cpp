@@ -1,48 +1,26 @@
-// Input reading, atomic report writing and the parse / rules / rule subcommands.
-#include "cli/commands.hpp"
-
-#include <filesystem>
-
-#include "eventlog/codec.hpp"
-#include "eventlog/reader.hpp"
-#include "lint/eventlog_engine.hpp"
-
-#include <fmt/format.h>
+// The linting pipeline: inputs read and linted on worker threads, results handed over in input
+// order; fixes applied file by file.
+#include "cli/pipeline.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <condition_variable>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
-#include <stdexcept>
 #include <thread>
 
+#include "eventlog/codec.hpp"
+#include "eventlog/reader.hpp"
 #include "fix/fixer.hpp"
-#include "lint/diff_engine.hpp"
-#include "lint/rule.hpp"
-#include "plan/dump.hpp"
-#include "plan/plan.hpp"
-#include "report/plan_graph.hpp"
-#include "report/report.hpp"
+#include "lint/eventlog_engine.hpp"
 #include "util/files.hpp"
 #include "util/memory.hpp"
 
 namespace planlint::cli {
 namespace fs = std::filesystem;
 
-namespace {
-
-// `event_log` (when given) is set if the file turns out to be a plain event log, from its first
-// bytes: then `text` holds only those.
-bool read_all(const Input& in, std::string& text, std::string& error, bool* event_log = nullptr) {
+bool read_all(const Input& in, std::string& text, std::string& error, bool* event_log) {
   if (in.from_stdin) {
     util::ReadResult r = util::read_stdin_bounded();
     if (!r.error.empty()) {
@@ -65,8 +43,6 @@ bool read_all(const Input& in, std::string& text, std::string& error, bool* even
   text = std::move(r.text);
   return true;
 }
-
-}  // namespace
 
 namespace {
 // A Python file's analysis (the chains, calls and arguments rules read; the syntax tree is held for
@@ -406,306 +382,6 @@ void fix_inputs(const std::vector<Input>& inputs, FixRun& run, const ResultSink&
     }
     sink(i, std::move(o.remaining));
   }
-}
-
-bool write_output(const std::string& path, const std::string& text) {
-  if (path.empty() || path == "-") {
-    std::cout << text << std::flush;
-    if (!std::cout) {
-      std::cerr << "planlint: error: cannot write the report to standard output (" << std::strerror(errno) << ")\n";
-      return false;
-    }
-    return true;
-  }
-  if (auto err = util::replace_file_contents(path, text); !err.empty()) {
-    std::cerr << "planlint: error: " << err << "\n";
-    return false;
-  }
-  return true;
-}
-
-std::string ReportWriter::open(const std::string& path) {
-  to_stdout_ = path.empty() || path == "-";
-  if (to_stdout_) return {};
-  return file_.open(path);
-}
-
-void ReportWriter::write(std::string_view chunk) {
-  if (failed_ || chunk.empty()) return;
-  if (to_stdout_) {
-    std::cout.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    if (!std::cout) {
-      failed_ = true;
-      errno_ = errno;
-    }
-  } else if (!file_.write(chunk)) {
-    failed_ = true;
-  }
-}
-
-std::string ReportWriter::commit() {
-  if (!to_stdout_) return file_.commit();
-  if (!failed_) {
-    std::cout.flush();
-    if (!std::cout) {
-      failed_ = true;
-      errno_ = errno;
-    }
-  }
-  if (failed_) return std::string("cannot write the report to standard output (") + std::strerror(errno_) + ")";
-  return {};
-}
-
-namespace {
-std::string baseline_key(const std::string& file) {
-  std::error_code ec;
-  fs::path rel = fs::absolute(file, ec).lexically_relative(fs::current_path(ec));
-  return rel.empty() ? file : rel.generic_string();
-}
-}  // namespace
-
-void BaselineWriter::add(const lint::FileResult& result) {
-  if (result.diagnostics.empty()) return;
-  std::string file = baseline_key(result.path);
-  for (const auto& d : result.diagnostics)
-    findings_.push_back({{"file", file},
-                         {"rule", d.rule->name},
-                         {"fingerprint", d.fingerprint},
-                         {"line", d.location.line},
-                         {"message", d.message}});
-}
-
-std::string BaselineWriter::write(const std::string& path) const {
-  nlohmann::ordered_json doc{{"planlint_baseline", 1}, {"findings", findings_}};
-  if (!write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
-    return "cannot write baseline " + path;
-  return {};
-}
-
-std::string Baseline::load(const std::string& path) {
-  util::ReadResult read = util::read_file_bounded(path);
-  if (!read.error.empty()) return "cannot read baseline " + path + ": " + read.error;
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(read.text);
-  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers out of range (9e9134)
-    return path + ": not a planlint baseline: " + e.what();
-  }
-  if (!doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array())
-    return path + ": not a planlint baseline (no \"findings\" array)";
-  known_.clear();
-  for (const auto& f : doc["findings"]) {
-    if (!f.is_object() || !f.contains("file") || !f.contains("fingerprint") || !f["file"].is_string() ||
-        !f["fingerprint"].is_string())
-      return path + ": every finding needs \"file\" and \"fingerprint\" strings";
-    known_.emplace(f["file"].get<std::string>(), f["fingerprint"].get<std::string>());
-  }
-  return {};
-}
-
-void Baseline::filter(lint::FileResult& result) {
-  if (result.diagnostics.empty()) return;
-  std::string key = baseline_key(result.path);
-  std::vector<lint::Diagnostic> kept;
-  for (auto& d : result.diagnostics) {
-    auto it = known_.find({key, d.fingerprint.str()});
-    if (it != known_.end()) {
-      known_.erase(it);
-      continue;
-    }
-    kept.push_back(std::move(d));
-  }
-  result.diagnostics = std::move(kept);
-}
-
-std::string apply_baseline(const std::string& path, std::vector<lint::FileResult>& results) {
-  Baseline b;
-  if (auto err = b.load(path); !err.empty()) return err;
-  for (auto& r : results) b.filter(r);
-  return {};
-}
-
-int run_diff(const DiffRun& run) {
-  std::string before_text, after_text, error;
-  if (run.before == "-" && run.after == "-") {
-    std::cerr << "planlint: error: only one of BEFORE and AFTER can be '-' (standard input)\n";
-    return 2;
-  }
-  // Event logs (plain, compressed or rolling folders) are read by the event-log frontend, plans here.
-  bool logs[2] = {run.before != "-" && eventlog::is_event_log_path(run.before),
-                  run.after != "-" && eventlog::is_event_log_path(run.after)};
-  int side = 0;
-  for (auto [path, text] : {std::pair{&run.before, &before_text}, std::pair{&run.after, &after_text}})
-    if (!logs[side++] && !read_all({*path, *path == "-"}, *text, error)) {
-      std::cerr << "planlint: error: " << *path << ": " << error << "\n";
-      return 2;
-    }
-  if (logs[0] != logs[1]) {
-    std::cerr << "planlint: error: " << (logs[0] ? run.before : run.after)
-              << " is an event log and the other input is not: diff compares two plan files or two event logs\n";
-    return 2;
-  }
-  bool picture = run.format == "dot" || run.format == "html";
-  std::vector<lint::DiffedPlan> pairs;
-  std::vector<lint::DiffedPlan>* pictures = picture ? &pairs : nullptr;
-  lint::PlanDiffResult d = logs[0] ? lint::diff_event_logs(run.before, run.after, run.options, pictures)
-                                   : lint::diff_plan_texts(run.before, std::move(before_text), run.after,
-                                                           std::move(after_text), run.options, pictures);
-  std::vector<report::PlanGraph> graphs;
-  for (auto& p : pairs)
-    graphs.push_back(report::diff_graph(*p.after, p.after->plans[p.plan], p.diff, p.findings, std::move(p.title)));
-  if (!d.result.io_error.empty()) {
-    std::cerr << "planlint: error: " << d.result.path << ": " << d.result.io_error << "\n";
-    return 2;
-  }
-  std::size_t failing = 0;
-  for (auto& diag : d.result.diagnostics) {
-    diag.fails = run.options.fails(diag);
-    failing += diag.fails ? 1 : 0;
-  }
-  std::size_t n = d.result.diagnostics.size();
-  auto plural = [](std::size_t k, const char* one, const char* many) {
-    return std::to_string(k) + " " + (k == 1 ? one : many);
-  };
-  std::string summary;
-  if (d.no_plan_change() && n == 0) {
-    summary = "No plan change.";
-  } else {
-    summary = d.no_plan_change()
-                  ? std::string("No operator changed")
-                  : "Plan changed: " + plural(d.added, "operator", "operators") + " added, " +
-                        std::to_string(d.removed) + " removed, " + std::to_string(d.changed) + " changed";
-    if (d.executions_before + d.executions_after > 0)
-      summary += " over " + plural(d.executions_after, "SQL execution", "SQL executions") + " (" +
-                 std::to_string(d.executions_before) + " before)";
-    else if (d.plans_before != d.plans_after)
-      summary +=
-          " (" + plural(d.plans_before, "plan", "plans") + " before, " + std::to_string(d.plans_after) + " after)";
-    summary += "; " + plural(n, "finding", "findings");
-    if (d.new_findings > 0) summary += " (" + std::to_string(d.new_findings) + " new of plan rules)";
-    summary += ", " + std::to_string(failing) + " failing the diff.";
-  }
-  std::string out;
-  if (picture) {
-    out = run.format == "dot" ? report::render_dot(graphs)
-                              : report::render_html(graphs, "planlint diff " + run.before + " " + run.after, summary);
-    if (!write_output(run.output, out)) return 2;
-    return failing > 0 && !run.exit_zero ? 1 : 0;
-  }
-  report::ReportOptions ro{run.color, run.tool_version};
-  auto reporter = report::make_reporter(run.format, ro);
-  if (run.format == "markdown") out += "### planlint diff\n\n" + summary + "\n\n";
-  reporter->begin(out);
-  reporter->file(d.result, out);
-  reporter->end(out);
-  if (run.format == "text" && !run.quiet) out += summary + "\n";
-  if (!write_output(run.output, out)) return 2;
-  return failing > 0 && !run.exit_zero ? 1 : 0;
-}
-
-int run_pictures(const std::vector<Input>& inputs, const std::string& format, const std::string& output) {
-  std::vector<report::PlanGraph> graphs;
-  std::size_t findings = 0, failing = 0;
-  bool error = false;
-  for (const auto& in : inputs) {
-    if (lint::is_source_path(in.path)) {
-      std::cerr << "planlint: warning: " << in.path << ": --format " << format
-                << " draws plans; PySpark sources have no picture (use another format)\n";
-      continue;
-    }
-    std::string text, why;
-    if (!read_all(in, text, why)) {
-      std::cerr << "planlint: error: " << in.path << ": " << why << "\n";
-      error = true;
-      continue;
-    }
-    lint::FileResult r = lint::lint_plan_text(in.path, text, in.options());
-    for (auto& d : r.diagnostics) {
-      d.fails = in.options().fails(d);
-      failing += d.fails ? 1 : 0;
-    }
-    findings += r.diagnostics.size();
-    auto doc = plan::parse_document(std::move(text), in.path);
-    for (auto& g : report::plan_graphs(doc, r.diagnostics)) graphs.push_back(std::move(g));
-  }
-  std::string summary = std::to_string(findings) + (findings == 1 ? " finding" : " findings") + " in " +
-                        std::to_string(graphs.size()) + (graphs.size() == 1 ? " plan" : " plans");
-  std::string out = format == "dot" ? report::render_dot(graphs) : report::render_html(graphs, "planlint", summary);
-  if (!write_output(output, out)) return 2;
-  if (error) return 2;
-  return failing > 0 ? 1 : 0;
-}
-
-int run_parse(const std::string& file, const std::string& dump) {
-  std::string text, error;
-  if (!read_all({file, file == "-"}, text, error)) {
-    std::cerr << "planlint: error: " << file << ": " << error << "\n";
-    return 2;
-  }
-  auto doc = plan::parse_document(std::move(text), file);
-  if (dump == "dot" || dump == "html") {
-    auto graphs = report::plan_graphs(doc, {});
-    std::cout << (dump == "dot" ? report::render_dot(graphs)
-                                : report::render_html(graphs, "planlint parse " + file, ""));
-  } else {
-    std::cout << (dump == "json" ? plan::dump_json(doc) : plan::dump_text(doc));
-  }
-  for (const auto& e : doc.errors)
-    std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
-  return doc.errors.empty() ? 0 : 1;
-}
-
-int run_rules(const std::string& format) {
-  std::vector<const lint::RuleInfo*> rules;
-  for (const auto& r : lint::all_rules()) rules.push_back(r.info);
-  if (format == "json") {
-    nlohmann::ordered_json a = nlohmann::ordered_json::array();
-    for (const auto& rule : lint::all_rules()) {
-      const lint::RuleInfo* r = rule.info;
-      // What the rule reads: plans, PySpark sources, event logs (the syntax rules: their frontend's input).
-      std::vector<std::string> inputs;
-      if (rule.check != nullptr || r == &lint::plan_syntax_rule()) inputs.emplace_back("plan");
-      if (rule.source_check != nullptr || r == &lint::python_syntax_rule() || r == &lint::unused_noqa_rule())
-        inputs.emplace_back("source");
-      if (rule.eventlog_check != nullptr || rule.check != nullptr || r == &lint::event_log_syntax_rule())
-        inputs.emplace_back("eventlog");
-      if (rule.diff_check != nullptr) inputs.emplace_back("plan diff");
-      a.push_back({{"id", r->id},
-                   {"name", r->name},
-                   {"severity", lint::to_string(r->severity)},
-                   {"impact", lint::to_string(r->impact)},
-                   {"fix", lint::to_string(r->fix)},
-                   {"legacy_id", lint::legacy_id(*r)},
-                   {"summary", r->summary},
-                   {"inputs", inputs}});
-    }
-    std::cout << a.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    return 0;
-  }
-  std::cout << fmt::format("{:<6} {:<30} {:<8} {:<7} {:<10} {}\n", "id", "name", "severity", "impact", "fix",
-                           "summary");
-  std::string_view family;
-  for (const auto* r : rules) {
-    for (const auto& f : lint::rule_families())
-      if (r->id.substr(0, f.prefix.size()) == f.prefix && f.prefix != family) {
-        family = f.prefix;
-        std::cout << fmt::format("\n{}  {}\n", f.prefix, f.title);
-      }
-    std::cout << fmt::format("{:<6} {:<30} {:<8} {:<7} {:<10} {}\n", r->id, r->name, lint::to_string(r->severity),
-                             lint::to_string(r->impact), lint::to_string(r->fix), r->summary);
-  }
-  return 0;
-}
-
-int run_rule(const std::string& name) {
-  const lint::RuleInfo* r = lint::find_rule(name);
-  if (r == nullptr) {
-    std::cerr << "planlint: error: unknown rule '" << name << "' (see `planlint rules`)\n";
-    return 2;
-  }
-  std::cout << fmt::format("# {} ({})\n\n{}\n\nSeverity: {}. Impact: {}. Fix: {}.\n\n{}", r->name, r->id, r->summary,
-                           lint::to_string(r->severity), lint::to_string(r->impact), lint::to_string(r->fix), r->doc);
-  return 0;
 }
 
 }  // namespace planlint::cli
