@@ -12,7 +12,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     librange-v3-dev catch2 libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libbenchmark-dev \
     xz-utils liblz4-dev libzstd-dev libsnappy-dev liblzf-dev zlib1g-dev libxxhash-dev libmimalloc-dev zstd \
     pre-commit flake8 clang-format clang-tidy git ca-certificates curl graphviz chromium \
-    python3-venv python3-pip python3-build python3-wheel python3-setuptools >/dev/null
+    python3-venv python3-pip python3-build python3-wheel python3-setuptools python3-jsonschema >/dev/null
   # The machine image ships Node.js 20 with npm; Debian's own npm conflicts with it, so only a machine
   # without npm gets Debian's.
   command -v npm >/dev/null || apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null

@@ -4,7 +4,7 @@
 # figures checked against an independent Python computation on real logs.
 set -uo pipefail
 planlint=$1 root=$2 corpus=$3
-validate=$corpus/../tools/validate-sarif
+validate=$(cd "$(dirname "$0")" && pwd)/validate-sarif
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

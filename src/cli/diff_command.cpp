@@ -58,6 +58,7 @@ int run_diff(const DiffRun& run) {
                                    : lint::diff_plan_texts(run.before, std::move(before_text), run.after,
                                                            std::move(after_text), run.options, pictures);
   std::vector<report::PlanGraph> graphs;
+  graphs.reserve(pairs.size());
   for (auto& p : pairs)
     graphs.push_back(report::diff_graph(*p.after, p.after->plans[p.plan], p.diff, p.findings, std::move(p.title)));
   if (!d.result.io_error.empty()) {
