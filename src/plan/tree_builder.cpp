@@ -137,6 +137,7 @@ class Builder {
     int content;
     AqeRole header = AqeRole::none;  // an AQE "== ... Plan ==" header owned by node
     bool fresh = false;              // header whose first line has not come yet
+    bool children_closed = false;    // a child was printed with "+- ", which Spark gives the last one
   };
 
   Document& doc_;
@@ -427,7 +428,17 @@ class Builder {
       // is a child all the same (a fragment pasted without the indentation of its first line).
       const auto at = static_cast<std::size_t>(parent.content);
       const bool under_colon = at < l.text.size() && l.text[at] == ':';
-      attach(parent.node, n, b >= parent.content + 3 && under_colon);
+      const bool inner = b >= parent.content + 3 && under_colon;
+      // Spark prints every child but the last with ":- " and the last with "+- ": a child after a
+      // "+- " one is a line whose indentation the paste damaged (its real parent is elsewhere).
+      if (!inner) {
+        if (parent.children_closed)
+          error(l, b,
+                "a child of " + parent.node->name +
+                    " after its last one (the '+- ' branch above): the indentation of this paste is damaged");
+        parent.children_closed = l.text[static_cast<std::size_t>(b)] == '+';
+      }
+      attach(parent.node, n, inner);
     }
     stack_.push_back({n, b, rec.content_column});
   }
