@@ -10,7 +10,6 @@
 #include "lint/plan_context.hpp"
 #include "lint/rule.hpp"
 #include "util/lines.hpp"
-#include "util/memory.hpp"
 
 using namespace planlint::lint;
 
@@ -216,44 +215,6 @@ TEST_CASE("recomputed-lineage is linear on self-joins of self-joins", "[engine][
   o.select = {"recomputed-lineage"};
   auto r = lint_source_text("job.py", code, o);
   CHECK(r.diagnostics.size() == 60);  // d0..d59 are each read twice by the next join
-}
-
-namespace {
-int large_input_enters = 0;
-int large_input_leaves = 0;
-}  // namespace
-
-TEST_CASE("the large-input hooks bracket each large source file, and only those", "[engine]") {
-  large_input_enters = large_input_leaves = 0;
-  planlint::util::set_large_input_hooks({[] { ++large_input_enters; }, [] { ++large_input_leaves; }});
-  planlint::lint::LintOptions options;
-  planlint::lint::lint_source_text("small.py", "df = spark.table('t')\n", options);
-  CHECK(large_input_enters == 0);
-  std::string big;
-  while (big.size() < planlint::util::kLargeInput) big += "x = 1\n";
-  planlint::lint::lint_source_text("big.py", big, options);
-  CHECK(large_input_enters == 1);
-  CHECK(large_input_leaves == 1);
-  // A small file after a large one runs with the allocator's delay again.
-  planlint::lint::lint_source_text("small.py", "df = spark.table('t')\n", options);
-  CHECK(large_input_enters == 1);
-  CHECK(large_input_leaves == 1);
-  planlint::lint::lint_source_text("big2.py", big, options);
-  CHECK(large_input_enters == 2);
-  CHECK(large_input_leaves == 2);
-  {
-    // Large files in flight together (-j): entered once, left when the last one ends.
-    const planlint::util::LargeInputScope a(planlint::util::kLargeInput);
-    const planlint::util::LargeInputScope b(planlint::util::kLargeInput + 1);
-    const planlint::util::LargeInputScope small(planlint::util::kLargeInput - 1);
-    CHECK(large_input_enters == 3);
-    CHECK(large_input_leaves == 2);
-  }
-  CHECK(large_input_leaves == 3);
-  planlint::util::set_large_input_hooks({});
-  { const planlint::util::LargeInputScope none(planlint::util::kLargeInput); }  // no hooks: nothing to run
-  CHECK(large_input_enters == 3);
-  CHECK(large_input_leaves == 3);
 }
 
 TEST_CASE("bytes and lines are counted eight at a time as std::count counts them", "[engine]") {

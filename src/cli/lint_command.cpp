@@ -3,10 +3,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#ifdef PLANLINT_WITH_MIMALLOC
-#include <mimalloc.h>
-#include <sys/mman.h>
-#endif
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -41,50 +37,6 @@ namespace planlint::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-#ifdef PLANLINT_WITH_MIMALLOC
-mi_arena_id_t huge_page_arena = 0;
-
-// Each thread allocates from a heap of its own in huge_page_arena.
-void use_huge_page_heap() {
-  if (mi_heap_t* heap = mi_heap_new_in_arena(huge_page_arena)) mi_heap_set_default(heap);
-}
-#endif
-
-// The heap in transparent huge pages, for a run over many files. A page fault is expensive on a
-// virtual machine (about 9 us for each 4 KiB page on the one planlint is measured on; a 2 MiB page
-// costs 0.1 to 3 ms), and each thread touches a few megabytes of fresh heap: the 6,410 plans of the
-// plan corpus copied ten times took 1,500 page faults with -j1 and 2,900 with -j2, 240 and 350 in
-// huge pages (-j1 3 % and -j2 6 % faster). The address space is reserved, not committed
-// (MAP_NORESERVE: nothing is accounted or touched until used); the kernel backs its 2 MiB-aligned
-// parts with huge pages where they are touched (madvise, the mode most distributions leave other
-// memory in small pages with); what is freed stays committed and is reused (see below). When the
-// reservation or the arena is refused (an address-space limit, strict overcommit), the allocator
-// works as before. Called on the main thread before any other is started; each thread, the main one
-// included, moves to a heap of its own in it with util::on_thread_start(), so that the main thread's
-// first huge page is touched while the walk thread starts rather than before.
-void use_huge_pages() {
-#ifdef PLANLINT_WITH_MIMALLOC
-  constexpr std::size_t segment = std::size_t{32} << 20;  // mimalloc 2's segment size and alignment
-  constexpr std::size_t size = std::size_t{64} << 30;
-  void* p = mmap(nullptr, size + segment, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) return;
-  char* start = static_cast<char*>(p) + (segment - reinterpret_cast<std::uintptr_t>(p) % segment) % segment;
-  if (madvise(start, size, MADV_HUGEPAGE) != 0 ||
-      !mi_manage_os_memory_ex(start, size, /*is_committed=*/false, /*is_large=*/false, /*is_zero=*/true,
-                              /*numa_node=*/-1, /*exclusive=*/true, &huge_page_arena)) {
-    munmap(p, size + segment);
-    return;
-  }
-  util::set_thread_start_hook(use_huge_page_heap);
-  // What is freed stays committed and is reused: giving a 64 KiB piece back splits the huge page it
-  // is in, which later faults in 4 KiB at a time, and each thread gave back what it had freed as it
-  // ended (1 to 3 ms at the end of a -j2 run over the plan corpus x10, after the last file). A folder
-  // holding a 30 MB plan and a 6 MB .py job: -j1 3.4 s to 1.3-1.5 s, -j2 3.4 s to 1.2-1.3 s, for a
-  // peak RSS of 74 MB to 77 MB (-j1) and 85 MB to 97-120 MB (-j2, both large files at once).
-  mi_option_disable(mi_option_allow_decommit);
-#endif
-}
 
 // By the extension, as fs::path::extension() reads it (none for ".py" itself), without building a path.
 bool is_lintable(std::string_view p) {
@@ -358,14 +310,8 @@ int run_lint(CLI::App& app, LintArgs& a) {
   // (a pre-commit hook's usual run) is linted on this thread, without starting any other.
   bool pictures = (format == "dot" || format == "html") && !fix && !diff;
   std::error_code dir_ec;
-  // A run over a folder or many files keeps its heap in huge pages: fewer page faults, but each
-  // thread's first huge page costs more than a few files' small ones (a pre-commit hook's run over
-  // a handful of files, 0.6 ms more with -j2). Past 63 paths, they are many files without a look.
-  bool many = paths.size() >= 64;
-  bool folder = !many && std::any_of(paths.begin(), paths.end(),
-                                     [&](const std::string& p) { return p != "-" && fs::is_directory(p, dir_ec); });
-  if (many || folder) use_huge_pages();
-  bool walk_beside = jobs > 1 && !fix && !diff && !pictures && (paths.size() > 1 || folder);
+  bool walk_beside = jobs > 1 && !fix && !diff && !pictures &&
+                     (paths.size() > 1 || (paths.front() != "-" && fs::is_directory(paths.front(), dir_ec)));
   std::vector<Input> inputs;
   InputQueue queue;
   const Input* first = nullptr;
@@ -374,14 +320,11 @@ int run_lint(CLI::App& app, LintArgs& a) {
   std::unique_ptr<InputQueue, void (*)(InputQueue*)> abandon_on_exit(&queue, [](InputQueue* q) { q->abandon(); });
   if (walk_beside) {
     walk_thread = std::jthread([&](const std::stop_token& stop) {
-      util::on_thread_start();
       gather([&](Input in) { queue.push(std::move(in)); }, stop);
       queue.close();
     });
-    util::on_thread_start();  // this thread's first huge page is touched while the walk starts
     first = queue.wait(0);
   } else {
-    util::on_thread_start();
     gather([&](Input in) { inputs.push_back(std::move(in)); }, std::stop_token());
     note_walk_errors();
     first = inputs.empty() ? nullptr : &inputs.front();

@@ -1,9 +1,6 @@
 // planlint's command line: the application (CLI11) with the lint options and one subcommand per
 // file (command.hpp), then the exit status: 0 clean, 1 findings, 2 error.
 #include <CLI/CLI.hpp>
-#ifdef PLANLINT_WITH_MIMALLOC
-#include <mimalloc.h>
-#endif
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -12,7 +9,6 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "util/memory.hpp"
 
 namespace planlint::cli {
 
@@ -91,25 +87,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef PLANLINT_WITH_MIMALLOC
-  // While a large file is analysed (util::LargeInputScope), mimalloc gives back at once the
-  // segments it frees whole (large blocks: the old buffer of a vector that doubles; 500 ms later
-  // otherwise), and the pieces of a segment freed one by one at most 25 ms after the first of them
-  // (each further free put that off by 2 ms, so that a phase freeing much kept all of it). Giving
-  // back every piece at once (the hooks before) and faulting it in again when the next phase
-  // allocated took 10.2 s on a 30 MB .py job (6.8 s now) for 272 MB at the peak (277 MB now, 318 MB
-  // without hooks), and 2.3 s on a 6 MB one (1.4 s).
-  static const long extend_delay = mi_option_get(mi_option_decommit_extend_delay);
-  static const long segment_delay = mi_option_get(mi_option_segment_decommit_delay);
-  planlint::util::set_large_input_hooks({[] {
-                                           mi_option_set(mi_option_decommit_extend_delay, 0);
-                                           mi_option_set(mi_option_segment_decommit_delay, 0);
-                                         },
-                                         [] {
-                                           mi_option_set(mi_option_decommit_extend_delay, extend_delay);
-                                           mi_option_set(mi_option_segment_decommit_delay, segment_delay);
-                                         }});
-#endif
   int rc = 2;
   try {
     rc = run(argc, argv);

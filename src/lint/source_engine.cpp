@@ -13,7 +13,6 @@
 #include "pyspark/notebook.hpp"
 #include "pyspark/project.hpp"
 #include "util/lines.hpp"
-#include "util/memory.hpp"
 
 namespace planlint::lint {
 namespace {
@@ -157,8 +156,7 @@ FileResult lint_source_text(std::string path, std::string text, const LintOption
   if (cr_only_line_endings(text)) std::replace(text.begin(), text.end(), '\r', '\n');
   // UTF-16 (with its byte-order mark) is not read: one clear error instead of one per line.
   if (result.io_error = utf16_error(text); !result.io_error.empty()) return result;
-  const util::LargeInputScope large(text.size());  // a large file: freed memory goes back sooner
-  const std::size_t text_size = text.size();       // what project_index() compares with the file on disk
+  const std::size_t text_size = text.size();  // what project_index() compares with the file on disk
   // A module an earlier file imports was analysed then: that analysis is taken over, not made again.
   std::shared_ptr<pyspark::ParsedSource> parsed;
   if (python_chunk_bytes == pyspark::kPythonChunkBytes) parsed = pyspark::project_index().take_parsed(path, text);
