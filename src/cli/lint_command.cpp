@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,7 +30,6 @@
 #include "report/plan_graph.hpp"
 #include "report/report.hpp"
 #include "util/files.hpp"
-#include "util/memory.hpp"
 
 namespace planlint::cli {
 namespace fs = std::filesystem;
@@ -47,6 +45,8 @@ bool is_lintable(std::string_view p) {
   return e == ".txt" || e == ".plan" || e == ".explain" || e == ".py" || e == ".ipynb";
 }
 
+// --format dot / html: the plans of the inputs as pictures with their findings (PySpark sources are
+// skipped with a warning). Exit status as for a lint run.
 int run_pictures(const std::vector<Input>& inputs, const std::string& format, const std::string& output) {
   std::vector<report::PlanGraph> graphs;
   std::size_t findings = 0, failing = 0;
