@@ -24,7 +24,7 @@ std::function<int()> add_lint_options(CLI::App& app);
 
 // "a,b" "c" -> "a" "b" "c" (selectors given with commas or repeated).
 std::vector<std::string> split_commas(const std::vector<std::string>& in);
-// Says each unknown rule selector on stderr; false if there was one.
+// Says the first unknown rule selector on stderr; false if there was one.
 bool known_selectors(const std::vector<std::string>& unknown);
 
 }  // namespace planlint::cli

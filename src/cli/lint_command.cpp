@@ -141,10 +141,7 @@ int run_lint(CLI::App& app, LintArgs& a) {
     options.fail_on = *lint::parse_severity(fail_on);
     options.fail_on_given = true;
   }
-  for (const auto& s : lint::unknown_selectors(options)) {
-    std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
-    return 2;
-  }
+  if (!known_selectors(lint::unknown_selectors(options))) return 2;
   if (!threshold.empty()) {
     auto bytes = lint::parse_size(threshold);
     if (!bytes) {

@@ -24,9 +24,9 @@ std::vector<std::string> split_commas(const std::vector<std::string>& in) {
 }
 
 bool known_selectors(const std::vector<std::string>& unknown) {
-  for (const auto& s : unknown)
-    std::cerr << "planlint: error: unknown rule selector '" << s << "' (see `planlint rules`)\n";
-  return unknown.empty();
+  if (unknown.empty()) return true;
+  std::cerr << "planlint: error: unknown rule selector '" << unknown.front() << "' (see `planlint rules`)\n";
+  return false;
 }
 
 }  // namespace planlint::cli
