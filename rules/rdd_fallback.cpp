@@ -31,8 +31,9 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
   shuffled and held in memory per key, where `reduceByKey` or `aggregateByKey` would combine on the
   map side first. `groupByKey().mapValues(list)` (the groups themselves are wanted) is not reported.
 
-A warning on the RDD of a DataFrame that reads a table or files; an `info` when the code does not
-show how many rows (a parameter); rows built on the driver, a `.take(n)` / `.first()` right after
+In source it is an `info`, advisory: the code shows the detour, not how many rows take it (on the
+RDD of a DataFrame that reads a table or files, blind reviewers of real jobs judged a third of them a
+note or harmless: a sample table, an MLlib API that needs an RDD). Rows built on the driver, a `.take(n)` / `.first()` right after
 the function, and test code are not reported.
 
 `getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` (per-partition set-up, such
@@ -176,7 +177,7 @@ void check_rdd_fallback(SourceContext& ctx) {
           "outside the optimiser";
       if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);
-      if (volume == pyspark::Volume::unknown) d.severity = Severity::info;
+      d.severity = Severity::info;  // advice: the code does not show how many rows take the detour
       ctx.attach_fix(d, "Apply the schema in the DataFrame", Applicability::display_only,
                      "Cast and rename with `select(F.col(c).cast(t).alias(n), ...)`, or `df.to(schema)` "
                      "(Spark 3.4+).");
@@ -238,9 +239,8 @@ void check_rdd_fallback(SourceContext& ctx) {
       if (back_to_df) msg += ", and `toDF()` converts the rows back";
       if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);
-      if (volume == pyspark::Volume::unknown) d.severity = Severity::info;
+      d.severity = Severity::info;  // advice: the code does not show how many rows take the detour
       if (collected && projection(l) && !back_to_df) {
-        d.severity = Severity::info;
         ctx.attach_fix(d, "Collect the column directly", Applicability::display_only,
                        "[row[0] for row in df.select(\"col\").collect()]");
         continue;

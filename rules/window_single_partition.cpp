@@ -32,9 +32,11 @@ In PySpark source: `Window.orderBy(...)` (also reached through the module, `pysp
 without `partitionBy(...)`, or with an empty one or only
 constants (`partitionBy()`, `partitionBy(F.lit(1))`); and a window in a query's text without
 `PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`, `selectExpr(...)`,
-`F.expr(...)`), an `info`. A warning when the file uses it
-(`.over(w)`) on a DataFrame that reads a table or files; an `info` when the file does not show how
-many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
+`F.expr(...)`). In source it is an `info`, advisory: the code does not show how many rows reach the
+one partition (on a table read, blind reviewers of real jobs judged a third of them a note or
+harmless: a small dimension table, a global numbering that needs one order). The message says
+when the file uses it (`.over(w)`) on a DataFrame that reads a table or files, and when it does not
+show how many rows it runs over (a parameter, or a spec used elsewhere); not reported when it only runs over
 rows built on the driver (a `createDataFrame`, a pandas frame), which one partition holds anyway, or
 over one row per key (a grouped aggregate, `distinct()` values: a row per date, per group), where a
 global order is usually the point and the keys are few enough for the author to rank.
@@ -245,15 +247,15 @@ void check_window_single_partition_source(SourceContext& ctx) {
       if (l.name == "orderBy" && order == nullptr) order = &l;
     }
     if (order == nullptr || partitioned) continue;
-    // Over rows built on the driver, one partition holds them anyway. A warning when the window runs
-    // over a read of a table or files; advice when the file does not show how many rows.
+    // Over rows built on the driver, one partition holds them anyway. Elsewhere advice (info): the
+    // file does not show how many rows, even over a read of a table or files.
     if (!sites) sites.emplace(m);
     const std::optional<pyspark::Volume> volume = sites->used_over(chain, ctx.cell_text(chain.cell));
     if (volume == pyspark::Volume::small) continue;
     auto& d = ctx.report(chain.cell, order->name_pos,
                          std::string("window ordered without partitionBy: Spark moves every row into one partition") +
                              (volume == pyspark::Volume::large ? "" : " (how many rows is not shown here)"));
-    if (volume != pyspark::Volume::large) d.severity = Severity::info;
+    d.severity = Severity::info;
     ctx.attach_fix(d, "Partition the window", Applicability::display_only,
                    "Window.partitionBy(\"<key>\").orderBy(...)");
   }

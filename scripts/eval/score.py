@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Scores planlint's source rules on one split of the production corpus from blind labels.
 
-usage: score.py REPORT.json LABELS.tsv MISSES.tsv [--errors] [--root CORPUS_SPLIT_DIR]
+usage: score.py REPORT.json LABELS.tsv MISSES.tsv [--errors] [--root CORPUS_SPLIT_DIR] [--counts]
+(--counts prints the counters as JSON instead of the table: pooled.py adds them up over splits.)
 REPORT.json: `planlint --isolated --no-cache --format json .` run in the split's folder (rebuild.sh).
 LABELS.tsv (id, rule, file, line, verdict, reason): a reviewer's verdict on a finding, given the
 rule's documentation and the code only: WARN (real, and the code shows the cost), INFO (real, size
@@ -94,6 +95,11 @@ for rule, path, line in misses:
     s[rule]["missed"] += 1
     if show:
         print(f"missed: {rule}\t{path}:{line}")
+
+
+if "--counts" in sys.argv:  # the raw counters, for pooled.py
+    print(json.dumps({rule: dict(c) for rule, c in s.items()}))
+    sys.exit(0)
 
 
 def ratio(a, b):
