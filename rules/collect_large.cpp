@@ -39,7 +39,8 @@ folders, assertion helpers named `assert*`), which runs on fixtures, and
   explode of a read: a notebook's cells are run by a person who sees what each returns.
 
 RDDs made on the driver or from text files are not DataFrames and are not reported;
-`df.rdd.collect()` is.
+`df.rdd.collect()` is. Rows flattened into their values on the way (`rdd.flatMap(lambda r: r)`,
+`flatMap(list)`) are as many as the rows were: the distinct values of a column stay bounded.
 
 ## Why is this bad?
 Every row travels to the driver and must fit in its memory. On real data the job fails with an

@@ -109,6 +109,23 @@ bool is_aggregate_arg(const SourceModel& m, const Expr& e, bool sql_strings) {
   return false;
 }
 
+// `lambda x: x`, `list`, `tuple`: a function that hands each element back whole (as a sequence).
+bool identity_function(const Arg* a) {
+  if (a == nullptr || !a->keyword.empty()) return false;
+  const std::string_view t = a->value.text();
+  if (t == "list" || t == "tuple") return true;
+  if (a->value.kind() != "lambda" || t.substr(0, 6) != "lambda") return false;
+  const std::size_t colon = t.find(':');
+  if (colon == std::string_view::npos) return false;
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    return v;
+  };
+  const std::string_view param = trim(t.substr(6, colon - 6));
+  return !param.empty() && param.find_first_of(",*=") == std::string_view::npos && trim(t.substr(colon + 1)) == param;
+}
+
 bool all_aggregates(const SourceModel& m, const Link& l, bool sql_strings) {
   if (l.args.empty()) return false;
   return std::all_of(l.args.begin(), l.args.end(),
@@ -595,6 +612,9 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       continue;
     }
     if (n == "explode" || n == "flatMap") {
+      // `rdd.flatMap(lambda r: r)` (or `list`) flattens each Row into its fields: as many values as
+      // rows times columns, bounded where the rows are.
+      if (n == "flatMap" && identity_function(l.arg(0))) continue;
       if (fact.rows == Rows::large)
         fact = {Rows::large, "an explode of a read", true};
       else
