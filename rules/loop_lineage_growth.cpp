@@ -88,7 +88,7 @@ void check_loop_lineage_growth(SourceContext& ctx) {
       if (turns >= 0 && turns <= kFewTurns) continue;
     }
     if (in_test_code(m, chain)) continue;
-    if (!carried_across_turns(chain)) continue;
+    if (!carried_across_turns(m, chain)) continue;
     const std::string root(chain.root);
     if (lineage_cut_in_loop(m, chain.loop, root)) continue;
     for (const auto& l : chain.links) {

@@ -101,7 +101,7 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
   auto reported = [&](const pyspark::Chain& chain) {
     // `if c == "name":` around it: one turn at most.
     return chain.in_loop && !chain.assigned_to.empty() && chain.assigned_to == chain.root && !chain.root_is_call &&
-           carried_across_turns(chain) && !in_test_code(m, chain) && !chain.once_per_loop && withcolumns(chain) > 0;
+           carried_across_turns(m, chain) && !in_test_code(m, chain) && !chain.once_per_loop && withcolumns(chain) > 0;
   };
   // The statements of each loop that grow one DataFrame, for the projections a turn adds.
   std::map<std::pair<int, std::string_view>, Group> groups;

@@ -200,11 +200,22 @@ bool is_notebook(const pyspark::SourceModel& m) { return m.file->kind != pyspark
 // Whether the value `name` holds at `chain` grows over the turns of the chain's loop: it was bound
 // before the loop (or in an outer one), or in this turn from its own previous value. A name read
 // afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
-bool carried_across_turns(const pyspark::Chain& chain) {
+bool carried_across_turns(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
   if (chain.root_is_loop_target) return false;
+  // Whether loop `inner` runs inside loop `outer` (a binding there is made within the same turn).
+  auto nested_in = [&](int inner, int outer) {
+    for (int guard = 0; inner > 0 && guard < 64; ++guard) {
+      if (inner == outer) return true;
+      if (static_cast<std::size_t>(inner) > m.loops.size()) return false;
+      inner = m.loops[static_cast<std::size_t>(inner - 1)].parent;
+    }
+    return false;
+  };
   const pyspark::Chain* b = chain.bound;
   for (int guard = 0; b != nullptr && guard < 64; ++guard) {
-    if (b->loop != chain.loop) return true;
+    // Bound outside the loop: the value comes in from before it and is carried from turn to turn.
+    // Bound in a loop nested in this one: made earlier in the same turn; follow it.
+    if (b->loop != chain.loop && !nested_in(b->loop, chain.loop)) return true;
     if (b->root_is_call) {
       // cust_df = dict_join(cust_df, ...): built from the value the name had then; follow it.
       const pyspark::Chain* from = nullptr;

@@ -87,7 +87,7 @@ std::string functions_spelling(const pyspark::SourceModel& m, std::string_view f
 // Whether the value `chain.root` holds at `chain` grows over the turns of the chain's loop: it was
 // bound before the loop (or in an outer one), or in this turn from its own previous value. A name read
 // afresh each turn (`df = spark.read...` at the top of the body, `for df in dfs:`) does not grow.
-bool carried_across_turns(const pyspark::Chain& chain);
+bool carried_across_turns(const pyspark::SourceModel& m, const pyspark::Chain& chain);
 
 // Whether the function around `c` hands `name` to its caller after c: a `return` line that names it
 // (`return name`, `return name, n`, `return gpd.GeoDataFrame(name, ...)`).

@@ -555,6 +555,7 @@ void Analyzer::visit(Node n, int depth) {
     ++loop_depth_;
     loops_.push_back(++next_loop_);
     Loop& loop = m_.loops.emplace_back();
+    loop.parent = loops_.size() >= 2 ? loops_[loops_.size() - 2] : 0;
     loop.pos = pos_of(nth_child(n, 0));
     loop.cell = cell_->number;
     if (t == "for_statement") {

@@ -252,6 +252,7 @@ struct Loop {
   // -1 when the count depends on data.
   int known_turns = -1;
   bool over_columns = false;  // `for c in df.columns` (or a DataFrame's schema or dtypes): a turn per column
+  int parent = 0;             // the loop this one is in (its number), 0 when none
 };
 
 struct Comment {
