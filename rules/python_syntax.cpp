@@ -19,9 +19,12 @@ code (a `print` statement, a backquoted repr: working code of its time, not anal
 template's placeholder (`df = <FILL-IN>`, `<YOUR CODE HERE>`: upper-case words in angle brackets;
 `<<your_project_name>>`; `[ENTER MODEL NAME HERE]`: upper-case words in square brackets; outside
 strings and comments), unfinished on purpose; a notebook cell that names nothing of Spark (a
-scratch cell such as `df.`). Notebook cells keep IPython's syntax out of the way: magics (`%time`,
+scratch cell such as `df.`).
+
+Notebook cells keep IPython's syntax out of the way: magics (`%time`,
 `%%sql`), shell escapes (`!ls`), `pip install ...` without `%`, help requests (`df.groupBy?`,
-`?F.col`).
+`?F.col`); so do `.py` notebooks in the percent format (cells opened by `# %%`: Jupytext, VS Code,
+Spyder), which run in an IPython kernel. In any other `.py` file they are syntax errors.
 
 ## Why is this bad?
 planlint cannot see the Spark code in a cell it cannot parse, so findings there are missed.

@@ -35,7 +35,9 @@ In PySpark source: `repartition(...)` on keys right before a `groupBy`, `join`, 
 `dropDuplicates` that shares a key with it (not before a join it already satisfies: pre-partitioning; nor before a
 grouped map on its keys, `groupBy(k).applyInPandas(...)`, which has no partial aggregate to lose);
 a `repartition(n)` without keys straight before one of them (round robin serves no key; not
-`repartition(1)`, nor before a broadcast join); and, as an `info`, a global sort (`orderBy`, `sort`)
+`repartition(1)`, nor before a broadcast join). Steps that keep rows where they are (filters,
+projections) may come between; a projection that applies a window (`select(F.rank().over(w))`)
+plans an exchange of its own and ends the search. And, as an `info`, a global sort (`orderBy`, `sort`)
 straight before a `repartition` that loses its order (a sort under a join or an aggregate is removed
 by Spark's optimizer and is not reported).
 

@@ -87,8 +87,15 @@ bool keeps_partitioning(std::string_view m) {
 }
 
 const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index) {
+  // A window applied in a projection (`select(F.rank().over(w))`, `withColumn("r", ...over(w))`)
+  // plans its own exchange: the step is not partition-keeping, whatever the method.
+  auto applies_window = [](const pyspark::Link& l) {
+    return std::any_of(l.args.begin(), l.args.end(),
+                       [](const pyspark::Arg& a) { return a.value.text().find(".over(") != std::string_view::npos; });
+  };
   for (std::size_t i = index; i-- > 0;) {
-    if (!pipeline[i].link->is_call || !keeps_partitioning(pipeline[i].link->name)) return &pipeline[i];
+    const pyspark::Link& l = *pipeline[i].link;
+    if (!l.is_call || !keeps_partitioning(l.name) || applies_window(l)) return &pipeline[i];
   }
   return nullptr;
 }

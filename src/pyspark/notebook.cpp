@@ -195,6 +195,17 @@ void mask_magics(std::string& text, CellLanguage& language) {
   }
 }
 
+// Whether a .py file is a notebook in the percent format: a line that opens a cell, `# %%` (then
+// the end of the line, a space or a `[`: `# %% [markdown]`), at the start of a line.
+bool percent_format(std::string_view text) {
+  for (std::size_t at = text.find("# %%"); at != std::string_view::npos; at = text.find("# %%", at + 4)) {
+    if (at != 0 && text[at - 1] != '\n') continue;
+    const char next = at + 4 < text.size() ? text[at + 4] : '\n';
+    if (next == '\n' || next == '\r' || next == ' ' || next == '[') return true;
+  }
+  return false;
+}
+
 // Masks the cell's magics; the text as written is kept only when masking changed it.
 void mask_keeping_original(Cell& cell) {
   std::string before = cell.text;
@@ -872,6 +883,10 @@ SourceFile load_source(std::string path, std::string raw) {
   cell.verbatim = true;
   cell.raw_begin = f.bom;
   cell.lines.assign_file_lines(util::line_count(cell.text), 1 + static_cast<std::uint32_t>(f.bom));
+  // A script in the percent format (cells opened by `# %%`: Jupytext, VS Code, Spyder, PyCharm) runs
+  // in an IPython kernel: its magics and shell escapes (`! pip install x`, `%time`) are IPython's,
+  // masked as in a notebook. In any other .py file they are syntax errors.
+  if (percent_format(cell.text)) mask_keeping_original(cell);
   f.cells.push_back(std::move(cell));
   return f;
 }
