@@ -20,7 +20,7 @@ extern const RuleInfo kRddFallback{"SPK206",
                                    Impact::medium,
                                    R"md(## What it does
 Finds two ways work drops out of Spark SQL's optimiser and engine into Python row by row:
-- `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach` on a DataFrame's RDD (also through a name:
+- `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach`, `.keyBy`, `.sortBy` on a DataFrame's RDD (also through a name:
   `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back (also
   `spark.createDataFrame(df.rdd, schema)`, which sends every row to Python and back only to apply a
   schema). A plain projection
@@ -183,7 +183,7 @@ void check_rdd_fallback(SourceContext& ctx) {
                      "(Spark 3.4+).");
     }
   }
-  static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach"};
+  static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach", "keyBy", "sortBy"};
   // Only the chain's own calls of these are looked at: a chain without one is skipped before its
   // pipeline is built.
   auto looked_at = [&](const pyspark::Link& l) {
