@@ -32,7 +32,7 @@ extern const RuleInfo kRecomputedLineage{"SPK503",
 Follows each named DataFrame to the actions that run it: `count()`, `collect()`, `toPandas()`,
 `first()` / `take()` / `head()` / `show()` / `display()` (only when the lineage shuffles: otherwise
 they read a few rows), `foreach`, and writes (`.write...save()`, `saveAsTable`, `insertInto`,
-`writeTo...`), also through a temporary view (`spark.sql("... FROM v")` of
+`writeTo...`, a Foundry transform's `output.write_dataframe(df)`), also through a temporary view (`spark.sql("... FROM v")` of
 `df.createOrReplaceTempView("v")`). When the lineage of a DataFrame is computed two or more times
 (two actions use it; one action reaches it twice, by a union or a self-join; `randomSplit` hands out
 splits that each compute it) and nothing on the way caches it (`cache()`, `persist()`,
@@ -115,7 +115,7 @@ const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
 const util::NameSet kTempViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
                                "createGlobalTempView"};
-const util::NameSet kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json"};
+const util::NameSet kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json", "dataframe"};
 const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
                                "parquet", "csv",         "json",
                                "orc",     "text",        "jdbc",
@@ -235,6 +235,10 @@ class Graph {
       return Action{&c, nullptr};
     for (std::size_t i = 0; i < c.links.size(); ++i) {
       const Link& l = c.links[i];
+      // Palantir Foundry: `output.write_dataframe(df)` writes df (a TransformOutput, not a DataFrame).
+      if (l.is_call && l.name == "write_dataframe" && !l.args.empty() && l.args[0].value.chain() != nullptr &&
+          l.args[0].value.chain()->is_dataframe)
+        return Action{&c, &l};
       if (l.on == Link::On::local) break;
       if ((l.name == "write" && !l.is_call) || (l.name == "writeTo" && l.is_call)) {
         for (std::size_t k = i + 1; k < c.links.size(); ++k)

@@ -280,6 +280,9 @@ class Analyzer {
   // x.select(...) on an untyped name: an RDD has no select(), so in a file that imports PySpark it
   // is a DataFrame, unless the chain starts at a library whose objects have select() too.
   bool select_means_dataframe(const Chain& c) const;
+  // Whether the file uses Palantir Foundry's transforms (`from transforms.api import ...`), whose
+  // inputs hand out DataFrames (`source.dataframe()`) and whose outputs write them.
+  bool foundry_transforms() const;
   bool returns_local_argument(const Chain& call, const FunctionInfo& f) const;
 
   // What the chain is after each link: a SparkSession, a SparkContext, a DataFrame or an RDD, from

@@ -302,6 +302,12 @@ bool Analyzer::select_means_dataframe(const Chain& c) const {
                      [](const auto& kv) { return kv.second.rfind("pyspark", 0) == 0; });
 }
 
+bool Analyzer::foundry_transforms() const {
+  for (const auto& [local, qualified] : m_.imports)
+    if (qualified.rfind("transforms.api", 0) == 0) return true;
+  return m_.star_imports.count("transforms.api") != 0;
+}
+
 void Analyzer::classify(Chain& c) {
   const Chain* b = c.bound;
   bool session_root = (!c.root_is_call && (c.root == "spark" || (b != nullptr && b->is_session))) ||
@@ -404,6 +410,9 @@ void Analyzer::classify(Chain& c) {
         } else if ((name & kDataFrameOnlyKind) != 0 ||
                    ((name & kSelectName) != 0 && c.links[i].is_call && select_means_dataframe(c))) {
           kind = Kind::dataframe;
+        } else if (c.links[i].is_call && c.links[i].name == "dataframe" && c.links[i].args.empty() &&
+                   foundry_transforms()) {
+          kind = Kind::dataframe;  // a Foundry TransformInput's rows: `source.dataframe()`
         }
         break;
     }
