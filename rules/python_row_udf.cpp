@@ -36,7 +36,9 @@ a note or harmless, not a merge blocker: a modest table, a library call that has
 says where it runs: on a read of a table or files (`spark.table(...).withColumn("c", f("x"))`, or a
 registered UDF in `spark.sql("SELECT f(x) FROM t")`), on a DataFrame whose size the file does not
 show (a function's parameter), or not in the file at all (a helper module: the cost is where it is
-called). A UDF applied only to rows built on the driver, and UDFs in test code, are not reported.
+called). A warning when it runs on a table or path the configuration declares large
+(`large-tables`). A UDF applied only to rows built on the driver, and UDFs in test code, are not
+reported.
 
 ## Why is this bad?
 Each row is pickled, sent to a Python worker process, evaluated by the interpreter and sent back. This
@@ -86,7 +88,8 @@ code points to their twins (`initcap`, `regexp_replace`, `split`, `lpad`, `date_
 `to_timestamp`, `from_json`, `sha2`, `when` / `otherwise`, ...).
 
 ## Options
-None.
+`large-tables` (configuration): tables and paths (globs) known to be large; in source, a finding
+over one of them is a warning.
 )md"};
 
 void check_python_row_udf(PlanContext& ctx) {
@@ -238,13 +241,17 @@ class CallSites {
   // How many rows the file runs the UDF `u` on, at most, as far as it shows: the rows before each
   // step whose arguments call it (`df.withColumn("c", f("x"))`, `spark.sql("SELECT f(x) FROM t")` for
   // a registered one), or, for a UDF made inline (`F.udf(f)(col)`), before the step holding it.
-  // nullopt: the file never calls it (a helper module, a shared notebook).
-  [[nodiscard]] std::optional<pyspark::Volume> applied_to(const pyspark::UdfDef& u) const {
+  // nullopt: the file never calls it (a helper module, a shared notebook). `large` gets the first
+  // table or path among `declared` (large-tables) that those rows are read from.
+  [[nodiscard]] std::optional<pyspark::Volume> applied_to(const pyspark::UdfDef& u,
+                                                          const std::vector<std::string>& declared,
+                                                          std::string& large) const {
     std::optional<pyspark::Volume> most;
     auto note = [&](const pyspark::Chain& chain, std::size_t link) {
       auto pipeline = chain.pipeline();
       std::size_t at = pipeline.size() - chain.links.size() + link;
       if (chain.links[link].name == "sql") ++at;  // a step reads the rows before it; a query its own
+      if (large.empty()) large = declared_large_read(pipeline, at, declared);
       const pyspark::Volume v = pyspark::volume_of(pyspark::rows_before(m_, pipeline, at).rows);
       if (!most || static_cast<int>(v) > static_cast<int>(*most)) most = v;
     };
@@ -310,7 +317,8 @@ void check_python_row_udf_source(SourceContext& ctx) {
     // A UDF defined by a test is there to be tested on a fixture; its cost is where production calls it.
     if (in_test_code(m, std::string_view(u.enclosing))) continue;
     if (!sites) sites.emplace(m);
-    const std::optional<pyspark::Volume> volume = sites->applied_to(u);
+    std::string large;  // a table or path declared large that it runs on
+    const std::optional<pyspark::Volume> volume = sites->applied_to(u, ctx.options().large_tables, large);
     if (volume == pyspark::Volume::small) continue;  // run on a few rows built on the driver
     const bool applied = volume.has_value();
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
@@ -327,8 +335,10 @@ void check_python_row_udf_source(SourceContext& ctx) {
                              (!applied ? " (it is not called in this file: the cost is where it is)"
                               : volume == pyspark::Volume::unknown ? " (on rows whose number the code does not show)"
                                                                    : ""));
-    // Advice (info) wherever it runs: the code does not show how many rows go through Python.
-    d.severity = Severity::info;
+    // Advice (info) wherever it runs: the code does not show how many rows go through Python. A table
+    // or path the configuration declares large shows it: a warning.
+    d.severity = large.empty() ? Severity::info : Severity::warning;
+    if (!large.empty()) d.message += " (it runs on `" + large + "`, declared large)";
     std::string fn = function_of(builtin);
     std::string spelling = fn.empty() ? std::string() : functions_spelling(m, fn);
     Fix& f = ctx.attach_fix(

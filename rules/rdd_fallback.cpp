@@ -33,7 +33,8 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
 
 In source it is an `info`, advisory: the code shows the detour, not how many rows take it (on the
 RDD of a DataFrame that reads a table or files, blind reviewers of real jobs judged a third of them a
-note or harmless: a sample table, an MLlib API that needs an RDD). Rows built on the driver, a `.take(n)` / `.first()` right after
+note or harmless: a sample table, an MLlib API that needs an RDD); a warning when it reads a table or
+path the configuration declares large (`large-tables`). Rows built on the driver, a `.take(n)` / `.first()` right after
 the function, and test code are not reported.
 
 `getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` (per-partition set-up, such
@@ -89,7 +90,8 @@ Display-only: the Python function has to be rewritten with built-in functions (o
 `mapInPandas` where no built-in fits).
 
 ## Options
-None.
+`large-tables` (configuration): tables and paths (globs) known to be large; in source, a finding
+over one of them is a warning.
 )md"};
 
 namespace {
@@ -177,7 +179,10 @@ void check_rdd_fallback(SourceContext& ctx) {
           "outside the optimiser";
       if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);
-      d.severity = Severity::info;  // advice: the code does not show how many rows take the detour
+      // Advice: the code does not show how many rows take the detour, unless the configuration does.
+      const std::string large = declared_large_read(pipeline, pipeline.size(), ctx.options().large_tables);
+      d.severity = large.empty() ? Severity::info : Severity::warning;
+      if (!large.empty()) d.message += " (it reads `" + large + "`, declared large)";
       ctx.attach_fix(d, "Apply the schema in the DataFrame", Applicability::display_only,
                      "Cast and rename with `select(F.col(c).cast(t).alias(n), ...)`, or `df.to(schema)` "
                      "(Spark 3.4+).");
@@ -239,8 +244,12 @@ void check_rdd_fallback(SourceContext& ctx) {
       if (back_to_df) msg += ", and `toDF()` converts the rows back";
       if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);
-      d.severity = Severity::info;  // advice: the code does not show how many rows take the detour
+      // Advice: the code does not show how many rows take the detour, unless the configuration does.
+      const std::string large = declared_large_read(pipeline, i, ctx.options().large_tables);
+      d.severity = large.empty() ? Severity::info : Severity::warning;
+      if (!large.empty()) d.message += " (it reads `" + large + "`, declared large)";
       if (collected && projection(l) && !back_to_df) {
+        d.severity = Severity::info;
         ctx.attach_fix(d, "Collect the column directly", Applicability::display_only,
                        "[row[0] for row in df.select(\"col\").collect()]");
         continue;

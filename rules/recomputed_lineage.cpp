@@ -67,7 +67,9 @@ helper caches it. Streaming DataFrames are not reported.
 Severity: `info`, advisory. Source code shows the work done twice, not how large the data is:
 what a second run of a join costs depends on the tables, and blind reviewers of real jobs judged
 about half of these a merge blocker and half a note (a dimension table, a training notebook's
-sample data). Plans and event logs, which measure sizes, say more.
+sample data). A warning when the configuration declares what the lineage reads large
+(`large-tables`) and a shuffle of it is computed in full twice. Plans and event logs, which measure
+sizes, say more.
 
 ## Why is this bad?
 A DataFrame is a recipe, not a result: every action runs the whole plan again from the source.
@@ -101,7 +103,8 @@ applied by `--fix` alone. Often better: drop a count that only logs progress, or
 back from what was written.
 
 ## Options
-None.
+`large-tables` (configuration): tables and paths (globs) known to be large; in source, a finding
+over one of them is a warning.
 )md"};
 
 namespace {
@@ -902,6 +905,15 @@ void check_recomputed_lineage(SourceContext& ctx) {
       d.message += full == 0
                        ? " (its uses are previews: show, display, first, take, head, limit(n))"
                        : " (besides one full use, the others are previews: show, display, first, take, head, limit(n))";
+    }
+    // Size the code does not show, the configuration can: a shuffle computed in full twice over a
+    // table or path declared large (`large-tables`) is a warning.
+    if (shuffles && !advice) {
+      const std::string large = declared_large_read(pipeline, pipeline.size(), ctx.options().large_tables);
+      if (!large.empty()) {
+        d.severity = Severity::warning;
+        d.message += " (it reads `" + large + "`, declared large)";
+      }
     }
     if (!shuffles) {
       // Only a read (and narrow steps): each use scans the input again. Worth knowing, rarely worth a

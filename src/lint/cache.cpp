@@ -249,7 +249,7 @@ std::string options_fingerprint(const LintOptions& o) {
   std::string t = joined(o.select) + '\x1e' + joined(o.extend_select) + '\x1e' + joined(o.ignore) + '\x1e';
   t +=
       std::to_string(static_cast<int>(o.min_impact)) + '\x1e' + fmt::format("{}", o.broadcast_threshold_bytes) + '\x1e';
-  t += joined(o.small_tables) + '\x1e';
+  t += joined(o.small_tables) + '\x1e' + joined(o.large_tables) + '\x1e';
   for (auto n : o.tolerated_shuffle_partitions) t += std::to_string(n) + ',';
   t += '\x1e' + o.target_spark_version + '\x1e' + o.source_root;
   return t;

@@ -72,6 +72,7 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
                                                         "exclude",
                                                         "broadcast-threshold",
                                                         "small-tables",
+                                                        "large-tables",
                                                         "tolerated-shuffle-partitions",
                                                         "target-spark-version",
                                                         "output-format",
@@ -84,7 +85,7 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       errors.push_back({file.string(), key.source().begin.line, key.source().begin.column,
                         "unknown key `" + k +
                             "` (known: select, extend-select, ignore, "
-                            "per-file-ignores, exclude, broadcast-threshold, small-tables, "
+                            "per-file-ignores, exclude, broadcast-threshold, small-tables, large-tables, "
                             "tolerated-shuffle-partitions, target-spark-version, output-format, min-impact, warn, "
                             "fail-on)"});
       continue;
@@ -115,6 +116,8 @@ std::optional<Config> load_config(const fs::path& file, std::vector<ConfigError>
       read_strings(file, value, k, c.exclude, errors);
     } else if (k == "small-tables") {
       read_strings(file, value, k, c.small_tables, errors);
+    } else if (k == "large-tables") {
+      read_strings(file, value, k, c.large_tables, errors);
     } else if (k == "per-file-ignores") {
       const auto* tbl = value.as_table();
       if (tbl == nullptr) {
@@ -276,6 +279,7 @@ LintOptions options_for(const fs::path& file, const Config* config, const LintOp
   if (config->broadcast_threshold && cli.broadcast_threshold_bytes == LintOptions{}.broadcast_threshold_bytes)
     o.broadcast_threshold_bytes = *config->broadcast_threshold;
   o.small_tables.insert(o.small_tables.end(), config->small_tables.begin(), config->small_tables.end());
+  o.large_tables.insert(o.large_tables.end(), config->large_tables.begin(), config->large_tables.end());
   o.warn.insert(o.warn.end(), config->warn.begin(), config->warn.end());
   // The command line wins where it set a value (its defaults are the lowest levels).
   if (config->min_impact && cli.min_impact == Impact::low) o.min_impact = *config->min_impact;

@@ -25,6 +25,7 @@ struct Config {
   std::vector<std::string> exclude;
   std::optional<double> broadcast_threshold;
   std::vector<std::string> small_tables;
+  std::vector<std::string> large_tables;
   std::vector<std::int64_t> tolerated_shuffle_partitions;
   std::optional<std::string> target_spark_version;
   std::optional<std::string> output_format;

@@ -43,8 +43,10 @@ struct LintOptions {
   // printed but do not fail a run unless --fail-on info asks for it.
   Severity fail_on = Severity::warning;
   bool fail_on_given = false;  // --fail-on was on the command line (it then wins over a configuration's)
-  double broadcast_threshold_bytes = 10.0 * 1024 * 1024;   // spark.sql.autoBroadcastJoinThreshold default
-  std::vector<std::string> small_tables;                   // table names that missing-broadcast treats as small
+  double broadcast_threshold_bytes = 10.0 * 1024 * 1024;  // spark.sql.autoBroadcastJoinThreshold default
+  std::vector<std::string> small_tables;                  // table names that missing-broadcast treats as small
+  // Tables and paths (globs) the user declares large: evidence of size that source code does not show.
+  std::vector<std::string> large_tables;
   std::vector<std::int64_t> tolerated_shuffle_partitions;  // values hardcoded-shuffle-partitions accepts
   std::string target_spark_version;                        // "3.1", "3.5.0"; empty: current Spark
   EventLogThresholds eventlog;

@@ -1,6 +1,8 @@
 // SourceContext reporting and small helpers for source rules.
 #include "lint/source_context.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -98,6 +100,66 @@ const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, s
     if (!l.is_call || !keeps_partitioning(l.name) || applies_window(l)) return &pipeline[i];
   }
   return nullptr;
+}
+
+namespace {
+
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Whether lower-case SQL text names `table` after FROM or JOIN (or in a FROM list): the word, not
+// part of a longer name.
+bool query_reads(std::string_view sql, std::string_view table) {
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '`';
+  };
+  for (std::size_t at = sql.find(table); at != std::string_view::npos; at = sql.find(table, at + 1)) {
+    const std::size_t end = at + table.size();
+    if ((at > 0 && word(sql[at - 1])) || (end < sql.size() && word(sql[end]))) continue;
+    std::size_t b = at;
+    while (b > 0 && (sql[b - 1] == ' ' || sql[b - 1] == '\n' || sql[b - 1] == '\t' || sql[b - 1] == '\r')) --b;
+    const std::string_view before = sql.substr(0, b);
+    if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",")) return true;
+  }
+  return false;
+}
+
+std::string declared_large_read_at(const std::vector<pyspark::Step>& pipeline, std::size_t upto,
+                                   const std::vector<std::string>& large, int depth) {
+  static const util::NameSet kReadCalls{"table", "parquet", "csv",  "json",     "orc", "load",
+                                        "text",  "delta",   "avro", "textFile", "sql"};
+  static const util::NameSet kCombines{"join", "crossJoin", "union", "unionByName", "unionAll"};
+  for (std::size_t k = 0; k < pipeline.size() && k < upto; ++k) {
+    const pyspark::Link& l = *pipeline[k].link;
+    if (!l.is_call || l.args.empty()) continue;
+    if (kReadCalls.contains(l.name)) {
+      const pyspark::Arg* a = l.arg(0, l.name == "table" ? "tableName" : l.name == "sql" ? "sqlQuery" : "path");
+      if (a == nullptr || !a->value.string_value()) continue;
+      const std::string read = lowered(*a->value.string_value());
+      for (const auto& entry : large) {
+        const std::string e = lowered(entry);
+        if (l.name == "sql" ? query_reads(read, e) : fnmatch(e.c_str(), read.c_str(), 0) == 0) return entry;
+      }
+    } else if (kCombines.contains(l.name) && depth < 3) {
+      const pyspark::Chain* other = l.args[0].value.chain();
+      if (other == nullptr) continue;
+      const auto others = other->pipeline();
+      std::string found = declared_large_read_at(others, others.size(), large, depth + 1);
+      if (!found.empty()) return found;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string declared_large_read(const std::vector<pyspark::Step>& pipeline, std::size_t upto,
+                                const std::vector<std::string>& large) {
+  if (large.empty()) return {};
+  return declared_large_read_at(pipeline, upto, large, 0);
 }
 
 std::string functions_spelling(const pyspark::SourceModel& m, std::string_view fn) {

@@ -54,6 +54,13 @@ bool keeps_partitioning(std::string_view method);
 // Walk back from pipeline[index] over partition-keeping steps; the first other step, or nullptr.
 const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index);
 
+// The table or path, among those the user declares large (`large-tables`: names and globs, case
+// insensitive), that the lineage before pipeline[upto] reads (`spark.table(...)`, `spark.read...
+// parquet(path)`, `load(path)`, a query's FROM or JOIN, also on the other side of a join or union);
+// empty when it reads none of them.
+std::string declared_large_read(const std::vector<pyspark::Step>& pipeline, std::size_t upto,
+                                const std::vector<std::string>& large);
+
 // Whether one of the chain's own links (not those of the chains it is bound to) passes `pred`: rules
 // that act only at such a link ask this before building the chain's pipeline, which every rule
 // asking for every chain made one allocation per chain and rule.
