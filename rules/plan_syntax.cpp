@@ -13,7 +13,8 @@ extern const RuleInfo kPlanSyntax{"SPK000",
                                   Impact::low,
                                   R"md(## What it does
 Reports a line of plan text that planlint cannot read: a tree branch without an operator, a
-branch with no parent above it, a details block for an operator that is not in the tree, a
+branch with no parent above it, a details block for an operator that is not in the tree (details
+blocks pasted without any tree are a fragment: each block is read as an operator of its own), a
 formatted plan's operators whose details blocks are missing after the last one printed (a paste cut
 short; one missing between printed blocks is how the engine printed it), control characters. The rest
 of the plan is still read and linted.

@@ -215,8 +215,6 @@ std::string function_of(const std::string& builtin) {
 // Source: @udf, F.udf(...), udf(lambda ...), spark.udf.register(name, python_function).
 namespace {
 
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
 // Where the file calls names, indexed once per file (a file may make thousands of UDFs): every
 // `name(` in the arguments of each DataFrame step (in Python, or in the SQL text of a query), and in
 // the text of each cell. Not `def name(` (the function a decorator makes a UDF), not `x.name(`.

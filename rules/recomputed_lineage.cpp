@@ -112,8 +112,6 @@ namespace {
 using pyspark::Chain;
 using pyspark::Link;
 
-bool identifier_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; }
-
 const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
 const util::NameSet kTempViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
@@ -636,20 +634,6 @@ class Graph {
         found = v;
     }
     return found;
-  }
-  // Whether SQL text (lower case) reads table `name`: after FROM or JOIN (or a comma of a FROM list).
-  static bool names_table(std::string_view sql, std::string_view name) {
-    for (std::size_t at = sql.find(name); at != std::string_view::npos; at = sql.find(name, at + 1)) {
-      const std::size_t end = at + name.size();
-      if ((at > 0 && (identifier_char(sql[at - 1]) || sql[at - 1] == '.')) ||
-          (end < sql.size() && identifier_char(sql[end])))
-        continue;
-      std::size_t b = sql.find_last_not_of(" \t\r\n`", at == 0 ? 0 : at - 1);
-      if (b == std::string_view::npos) continue;
-      const std::string_view before = sql.substr(0, b + 1);
-      if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",")) return true;
-    }
-    return false;
   }
   // The index of chain `c` in the model's list (its size for a chain not there): the block holding
   // it, found by address among the blocks sorted by address, then its place in the block.

@@ -110,23 +110,6 @@ std::string lowered(std::string_view s) {
   return out;
 }
 
-// Whether lower-case SQL text names `table` after FROM or JOIN (or in a FROM list): the word, not
-// part of a longer name.
-bool query_reads(std::string_view sql, std::string_view table) {
-  auto word = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '`';
-  };
-  for (std::size_t at = sql.find(table); at != std::string_view::npos; at = sql.find(table, at + 1)) {
-    const std::size_t end = at + table.size();
-    if ((at > 0 && word(sql[at - 1])) || (end < sql.size() && word(sql[end]))) continue;
-    std::size_t b = at;
-    while (b > 0 && (sql[b - 1] == ' ' || sql[b - 1] == '\n' || sql[b - 1] == '\t' || sql[b - 1] == '\r')) --b;
-    const std::string_view before = sql.substr(0, b);
-    if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",")) return true;
-  }
-  return false;
-}
-
 std::string declared_large_read_at(const std::vector<pyspark::Step>& pipeline, std::size_t upto,
                                    const std::vector<std::string>& large, int depth) {
   static const util::NameSet kReadCalls{"table", "parquet", "csv",  "json",     "orc", "load",
@@ -141,7 +124,7 @@ std::string declared_large_read_at(const std::vector<pyspark::Step>& pipeline, s
       const std::string read = lowered(*a->value.string_value());
       for (const auto& entry : large) {
         const std::string e = lowered(entry);
-        if (l.name == "sql" ? query_reads(read, e) : fnmatch(e.c_str(), read.c_str(), 0) == 0) return entry;
+        if (l.name == "sql" ? names_table(read, e) : fnmatch(e.c_str(), read.c_str(), 0) == 0) return entry;
       }
     } else if (kCombines.contains(l.name) && depth < 3) {
       const pyspark::Chain* other = l.args[0].value.chain();
@@ -155,6 +138,20 @@ std::string declared_large_read_at(const std::vector<pyspark::Step>& pipeline, s
 }
 
 }  // namespace
+
+bool names_table(std::string_view sql, std::string_view name) {
+  for (std::size_t at = sql.find(name); at != std::string_view::npos; at = sql.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at > 0 && (identifier_char(sql[at - 1]) || sql[at - 1] == '.')) ||
+        (end < sql.size() && identifier_char(sql[end])))
+      continue;
+    std::size_t b = sql.find_last_not_of(" \t\r\n`", at == 0 ? 0 : at - 1);
+    if (b == std::string_view::npos) continue;
+    const std::string_view before = sql.substr(0, b + 1);
+    if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",")) return true;
+  }
+  return false;
+}
 
 std::string declared_large_read(const std::vector<pyspark::Step>& pipeline, std::size_t upto,
                                 const std::vector<std::string>& large) {

@@ -54,6 +54,13 @@ bool keeps_partitioning(std::string_view method);
 // Walk back from pipeline[index] over partition-keeping steps; the first other step, or nullptr.
 const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index);
 
+// A character of a Python or SQL identifier.
+inline bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Whether SQL text (lower case) reads table `name` (lower case): after FROM or JOIN, or a comma of a
+// FROM list; the whole name, not part of a longer one.
+bool names_table(std::string_view sql, std::string_view name);
+
 // The table or path, among those the user declares large (`large-tables`: names and globs, case
 // insensitive), that the lineage before pipeline[upto] reads (`spark.table(...)`, `spark.read...
 // parquet(path)`, `load(path)`, a query's FROM or JOIN, also on the other side of a join or union);

@@ -148,6 +148,7 @@ class Builder {
   Plan* plan_ = nullptr;
   std::size_t section_ = 0;  // index into plan_->sections
   bool section_open_ = false;
+  bool details_only_ = false;  // the plan is details blocks without a tree (open_details)
   Mode mode_ = Mode::tree;
   bool expect_schema_ = false;
   bool block_simplified_ = false;
@@ -169,6 +170,7 @@ class Builder {
     plan_->first_line = first_line;
     plan_nodes_begin_ = doc_.nodes.size();
     section_open_ = false;
+    details_only_ = false;
     mode_ = Mode::tree;
     stack_.clear();
     numbered_.clear();
@@ -462,6 +464,21 @@ class Builder {
     // ("(3) WholeStageCodegenTransformer (X)", "(7) InputAdapter") all the same.
     const std::string_view base = base_operator_name(rec.name.substr(0, rec.name.find(' ')));
     const bool wrapper = base.rfind("WholeStageCodegen", 0) == 0 || base == "InputAdapter";
+    // Details blocks pasted without the tree they describe (a fragment of a formatted plan: an
+    // issue quotes "(1) WriteDelta" and its fields): each block is an operator of its own, a root.
+    if (details_targets_.empty() && rec.number >= 0 && !wrapper &&
+        (details_only_ || doc_.nodes.size() == plan_nodes_begin_)) {
+      details_only_ = true;
+      if (!section_open_) open_section(Section::physical, l.number);
+      mode_ = Mode::details;
+      PlanNode* n = make_node(l, rec);
+      if (!n->operator_id) {
+        n->operator_id = rec.number;
+        numbered_.emplace(rec.number, n);
+      }
+      plan_->sections[section_].roots.push_back(n);
+      details_targets_.push_back(n);
+    }
     if (details_targets_.empty() && rec.number >= 0 && !wrapper)
       error(l, 1,
             "details block (" + std::to_string(rec.number) + ") " + std::string(rec.name) +
