@@ -21,6 +21,9 @@ Finds `CartesianProduct`, and `BroadcastNestedLoopJoin` whose condition has no e
 two sides (no condition at all, or only ranges, `OR`s and functions). A side that is a global
 aggregate (one row, like `SELECT count(*) ...`) is not reported, nor a side the plan counts at 100
 rows or fewer (a small `Range`, statistics): the product is then the other side a few times over.
+A `BroadcastNestedLoopJoin` is a warning only where the plan counts both sides' rows (cost mode,
+AQE statistics): Spark broadcast its build side because it fit under the broadcast threshold, so
+without counts how many pairs it makes is not shown, and it is an `info`.
 Rows held by the driver (a `LocalTableScan`: literal rows, a local collection) are small by
 construction: both sides so is not reported, one side so is an `info`, as are two grouped aggregates
 (a row per group: the plan does not count the groups).
@@ -145,6 +148,14 @@ bool few_rows(const PlanNode* side) {
   });
 }
 
+// Whether the plan counts the side's rows (statistics along it).
+bool counted(const PlanNode* side) {
+  return along_side(side, [](const PlanNode& n) -> std::optional<bool> {
+    if (n.stats.row_count) return true;
+    return std::nullopt;
+  });
+}
+
 }  // namespace
 
 void check_cartesian_join(PlanContext& ctx) {
@@ -189,6 +200,13 @@ void check_cartesian_join(PlanContext& ctx) {
                            "Add an equality between the two sides to the join condition so Spark can hash-join, e.g. "
                            "`left.join(right, (left.k == right.k) & (...))`.");
       advice(d);
+      // Spark broadcast the build side: it fit under the broadcast threshold. How many pairs that
+      // makes, only counted sides show (cost mode, AQE statistics); without them it is advice.
+      const bool sized = n->children.size() == 2 && counted(n->children[0]) && counted(n->children[1]);
+      if (d.severity == Severity::warning && !sized) {
+        d.severity = Severity::info;
+        d.message += " (the broadcast side fit under the broadcast threshold, and the plan does not count the rows)";
+      }
     }
   }
 }
