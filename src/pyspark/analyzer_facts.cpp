@@ -173,6 +173,13 @@ void Analyzer::note_udf_call(const Chain& c) {
     if (fn.kind() == "call") return;
     // Registering a UDF made earlier (udf(f), @udf) is the same UDF: reported where it was made.
     if (m_.pandas_udf_names.count(fn.text()) != 0 || m_.udf_names.count(fn.text()) != 0) return;
+    // A name bound to what a call returned (`m = mlflow.pyfunc.spark_udf(spark, uri)`, a pandas UDF
+    // made by a helper) is not a Python function written here: what it runs, the code does not show.
+    if (fn.kind() == "identifier")
+      if (auto it = bindings_.find(fn.text());
+          it != bindings_.end() && it->second != nullptr &&
+          (it->second->root_is_call || (!it->second->links.empty() && it->second->links.back().is_call)))
+        return;
     UdfDef u{std::string(name_arg->value.string_value().value_or("")),
              UdfKind::row,
              c.pos,
