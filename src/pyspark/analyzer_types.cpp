@@ -408,11 +408,11 @@ void Analyzer::classify(Chain& c) {
         } else if ((name & kRddOnlyKind) != 0) {
           kind = Kind::rdd;
         } else if ((name & kDataFrameOnlyKind) != 0 ||
-                   ((name & kSelectName) != 0 && c.links[i].is_call && select_means_dataframe(c))) {
+                   ((name & kSelectName) != 0 && c.links[i].is_call && select_means_dataframe(c)) ||
+                   // a Foundry TransformInput's rows: `source.dataframe()`
+                   (c.links[i].is_call && c.links[i].name == "dataframe" && c.links[i].args.empty() &&
+                    foundry_transforms())) {
           kind = Kind::dataframe;
-        } else if (c.links[i].is_call && c.links[i].name == "dataframe" && c.links[i].args.empty() &&
-                   foundry_transforms()) {
-          kind = Kind::dataframe;  // a Foundry TransformInput's rows: `source.dataframe()`
         }
         break;
     }
