@@ -100,6 +100,25 @@ contains "pin changed to 3.5.0: a miss, isEmpty()" err '0 hits, 1 misses'
 contains "pin changed to 3.5.0: a miss, isEmpty()" out 'new_rows.isEmpty()'
 unset PLANLINT_CACHE_STATS
 
+# A Databricks Asset Bundle project (databricks.yml at its root, with or without a pin) runs on a
+# Databricks runtime, where Arrow is on: toPandas() is not a topandas-without-arrow finding there.
+topandas='from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+pdf = spark.table("sales.orders").join(spark.table("sales.customers"), "customer_id").toPandas()
+print(len(pdf))
+'
+mkdir -p dbx/.git dbx/src/jobs plain/.git plain/src/jobs
+printf 'bundle:\n  name: sales\n' > dbx/databricks.yml
+printf '%s' "$topandas" > dbx/src/jobs/export.py
+printf '%s' "$topandas" > plain/src/jobs/export.py
+check "no bundle: toPandas of a join without Arrow" 0 "$planlint" --select topandas-without-arrow plain/src/jobs/export.py
+contains "reported" out "[topandas-without-arrow]"
+check "a bundle above the file: Databricks, Arrow on" 0 "$planlint" --select topandas-without-arrow dbx/src/jobs/export.py
+lacks "not reported in a bundle project" out "[topandas-without-arrow]"
+check "--isolated reads no project files" 0 "$planlint" --isolated --select topandas-without-arrow dbx/src/jobs/export.py
+contains "reported when isolated" out "[topandas-without-arrow]"
+
 # In parallel, the same report.
 "$planlint" --no-cache -j 1 --select count-for-emptiness . > serial.out 2>&1
 "$planlint" --no-cache -j 3 --select count-for-emptiness . > parallel.out 2>&1

@@ -220,6 +220,8 @@ int run_lint(CLI::App& app, LintArgs& a) {
   // the same with that target.
   lint::ProjectVersionFinder project_versions;
   std::unordered_map<std::string, std::optional<lint::PinnedSpark>> pin_by_folder;
+  std::unordered_map<std::string, bool> bundle_by_folder;  // a Databricks Asset Bundle at or above
+  std::map<const lint::LintOptions*, std::shared_ptr<const lint::LintOptions>> options_on_databricks;
   std::map<std::pair<const lint::LintOptions*, std::string>, std::shared_ptr<const lint::LintOptions>> options_with_pin;
   // A file under a configuration that cannot be read is not linted with the wrong options: it gets
   // an error naming that configuration, and every other file is still linted with its own.
@@ -257,6 +259,29 @@ int run_lint(CLI::App& app, LintArgs& a) {
         } else {
           auto& shared = options_with_pin[{in.shared_options.get(), pin->version}];
           if (!shared) shared = pinned();
+          in.shared_options = shared;
+        }
+      }
+    }
+    if (!isolated && lint::is_source_path(name)) {
+      // A file of a Databricks Asset Bundle project (databricks.yml above it) runs on Databricks.
+      const std::string folder = fs::path(name).parent_path().native();
+      const fs::path root = config != nullptr && !forced ? config->root : fs::path();
+      auto found = bundle_by_folder.try_emplace(folder + '\0' + root.native());
+      if (found.second)
+        found.first->second =
+            project_versions.in_databricks_bundle(folder.empty() ? fs::path(".") : fs::path(folder), root);
+      if (found.first->second) {
+        auto on_databricks = [&] {
+          lint::LintOptions o = in.options();
+          o.databricks_project = true;
+          return std::make_shared<const lint::LintOptions>(std::move(o));
+        };
+        if (config != nullptr && !config->per_file_ignores.empty()) {
+          in.shared_options = on_databricks();
+        } else {
+          auto& shared = options_on_databricks[in.shared_options.get()];
+          if (!shared) shared = on_databricks();
           in.shared_options = shared;
         }
       }

@@ -251,7 +251,10 @@ std::string options_fingerprint(const LintOptions& o) {
       std::to_string(static_cast<int>(o.min_impact)) + '\x1e' + fmt::format("{}", o.broadcast_threshold_bytes) + '\x1e';
   t += joined(o.small_tables) + '\x1e' + joined(o.large_tables) + '\x1e';
   for (auto n : o.tolerated_shuffle_partitions) t += std::to_string(n) + ',';
-  t += '\x1e' + o.target_spark_version + '\x1e' + o.source_root;
+  t += '\x1e' + o.target_spark_version + '\x1e' + o.source_root +
+       (o.databricks_project ? "\x1e"
+                               "dbx"
+                             : "");
   return t;
 }
 

@@ -49,6 +49,9 @@ struct LintOptions {
   std::vector<std::string> large_tables;
   std::vector<std::int64_t> tolerated_shuffle_partitions;  // values hardcoded-shuffle-partitions accepts
   std::string target_spark_version;                        // "3.1", "3.5.0"; empty: current Spark
+  // The file is in a Databricks Asset Bundle project (a databricks.yml above it): it runs on a
+  // Databricks runtime (Arrow on by default, as in a Databricks notebook).
+  bool databricks_project = false;
   EventLogThresholds eventlog;
   std::string source_root;  // event logs: where the call sites' source files are (default: as recorded)
 

@@ -448,6 +448,7 @@ const ProjectVersionFinder::Folder& ProjectVersionFinder::folder(const fs::path&
   if (requirements_dir)
     for (auto& p : files_in(dir / "requirements", [](const std::string& n) { return n.ends_with(".txt"); }))
       files.emplace_back(std::move(p), PinFile::requirements);
+  f.databricks_bundle = bundle;
   if (bundle && resources_dir)  // a bundle's job definitions
     for (auto& p :
          files_in(dir / "resources", [](const std::string& n) { return n.ends_with(".yml") || n.ends_with(".yaml"); }))
@@ -458,6 +459,18 @@ const ProjectVersionFinder::Folder& ProjectVersionFinder::folder(const fs::path&
     if (version && (!f.pin || older_version(*version, f.pin->version))) f.pin = PinnedSpark{*version, path};
   }
   return f;
+}
+
+bool ProjectVersionFinder::in_databricks_bundle(const fs::path& dir, const fs::path& root) {
+  fs::path d = normal_folder(dir);
+  const fs::path stop = root.empty() ? fs::path() : normal_folder(root);
+  for (int guard = 0; guard < 256 && !d.empty(); ++guard) {
+    const Folder& f = folder(d);
+    if (f.databricks_bundle) return true;
+    if (f.repository_root || d == stop || d == d.root_path()) break;
+    d = d.parent_path();
+  }
+  return false;
 }
 
 std::optional<PinnedSpark> ProjectVersionFinder::find(const fs::path& dir, const fs::path& root) {

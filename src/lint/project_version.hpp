@@ -51,10 +51,14 @@ struct PinnedSpark {
 class ProjectVersionFinder {
  public:
   std::optional<PinnedSpark> find(const std::filesystem::path& dir, const std::filesystem::path& root = {});
+  // Whether a Databricks Asset Bundle (databricks.yml / .yaml) is in a folder at or above `dir`, up
+  // to the same limits: the project deploys to Databricks, and its code runs on a Databricks runtime.
+  bool in_databricks_bundle(const std::filesystem::path& dir, const std::filesystem::path& root = {});
 
  private:
   struct Folder {
     std::optional<PinnedSpark> pin;  // what this folder's own files pin
+    bool databricks_bundle = false;  // holds databricks.yml / .yaml
     bool repository_root = false;    // holds .git
   };
   const Folder& folder(const std::filesystem::path& dir);
