@@ -19,7 +19,8 @@ Finds `df = df.union(...)` (`unionByName`, `unionAll`), `df = df.join(...)` (`cr
 `df = df.select(...)` inside a `for` or `while` loop, where `df` carries over from the previous turn
 (it was bound before the loop, or from itself). `withColumn` in a loop is `withcolumn-in-loop`.
 
-A warning when the code shows more than 20 turns (`range(100)`, a long literal list); an `info` when
+A warning when the code shows more than 20 turns (`range(100)`, a long literal list, a `while` loop
+whose counter the code shows: `i = 0`, `while i < 100:`, `i += 1`); an `info` when
 it does not show how many (a loop over rows, files or a parameter). Not reported: a loop over a list
 the code spells out with 20 items or fewer, or `range(n)` with `n <= 20` (a plan of 20 nested
 unions plans in well under a second); test code; a name read afresh each turn (`df = spark.read...` in the

@@ -27,7 +27,9 @@ Severity follows the number of projections the code shows: the turns of the loop
 turns are known for a loop over a collection written out in the code (`for c in ["a", "b"]`,
 `range(5)`, a dict literal's items, `zip` of such lists, a name bound to a literal list, a
 comprehension or set difference over one, also in a project module it imports, or a function
-parameter that every call in the file, or its default, fills with such a list). Up to 20 projections
+parameter that every call in the file, or its default, fills with such a list), and for a `while`
+loop whose counter the code shows (`i = 0`, then `while i < 120:` with one `i += 1` in the body and
+no other binding of `i`; `break` makes it an upper bound). Up to 20 projections
 are a handful and not reported; up to 50 are an info; more (`range(200)`, twelve turns of twenty
 calls) are a warning. A loop over a DataFrame's columns (`for c in df.columns`, `df.schema.fields`,
 `df.dtypes`) is an info: wide tables have hundreds of columns, but the code does not show how wide

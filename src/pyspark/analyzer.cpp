@@ -371,6 +371,15 @@ void Analyzer::handle_assignment(Node n, int depth) {
   if (is<"identifier">(left)) {
     std::string name = text(left);
     note_constant(name, right, depth);
+    if (is<"integer">(right)) try {
+        integers_.insert_or_assign(name,
+                                   std::make_pair(std::stoll(text(right), nullptr, 0),
+                                                  functions_.empty() ? std::string() : std::string(functions_.back())));
+      } catch (...) {
+        integers_.erase(name);
+      }
+    else
+      integers_.erase(name);
     // `udf = F.udf`, `Window = pyspark.sql.Window`: a name for one of PySpark's, as an import makes.
     if (is<"attribute">(right) && open_scopes_ == 0)
       if (const std::string q = m_.qualify(text(right)); q.starts_with("pyspark.")) m_.set_import(name, q);
@@ -558,6 +567,7 @@ void Analyzer::visit(Node n, int depth) {
     loop.parent = loops_.size() >= 2 ? loops_[loops_.size() - 2] : 0;
     loop.pos = pos_of(nth_child(n, 0));
     loop.cell = cell_->number;
+    if (t == "while_statement") loop.known_turns = counted_while_turns(n);
     if (t == "for_statement") {
       loop.known_turns = spelled_out_turns(field<"right">(n));
       // for c in columns: where `columns` is a parameter, the callers decide (resolve_param_loops).

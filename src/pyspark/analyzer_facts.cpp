@@ -300,6 +300,65 @@ void Analyzer::note_whole_statement(Node n, int depth) {
   const_cast<Chain*>(c)->whole_statement = p;
 }
 
+int Analyzer::counted_while_turns(Node n) const {
+  Node cond = unparen(field<"condition">(n));
+  if (!is<"comparison_operator">(cond) || named_count(cond) != 2 || child_count(cond) != 3) return -1;
+  Node counter = nth_named(cond, 0), bound = nth_named(cond, 1);
+  const std::string_view op = view(nth_child(cond, 1));
+  if (!is<"identifier">(counter) || !is<"integer">(bound)) return -1;
+  const std::string name = text(counter);
+  auto start = integers_.find(name);
+  const std::string here = functions_.empty() ? std::string() : std::string(functions_.back());
+  if (start == integers_.end() || start->second.second != here) return -1;
+  long long limit = 0;
+  try {
+    limit = std::stoll(text(bound), nullptr, 0);
+  } catch (...) {
+    return -1;
+  }
+  // The body's one step of the counter, and no other binding of it.
+  long long step = 0;
+  int steps = 0, others = 0;
+  std::vector<Node> todo{field<"body">(n)};
+  for (int guard = 0; !todo.empty() && guard < 100000; ++guard) {
+    Node c = todo.back();
+    todo.pop_back();
+    if (is_null(c)) continue;
+    if (is<"augmented_assignment">(c) && view(field<"left">(c)) == name) {
+      const std::string_view aop = view(nth_child(c, 1));
+      Node by = field<"right">(c);
+      if ((aop == "+=" || aop == "-=") && is<"integer">(by)) {
+        try {
+          step = std::stoll(text(by), nullptr, 0) * (aop == "+=" ? 1 : -1);
+          ++steps;
+        } catch (...) {
+          ++others;
+        }
+      } else {
+        ++others;
+      }
+      continue;
+    }
+    if ((is<"assignment">(c) || is<"for_statement">(c)) && view(field<"left">(c)) == name) ++others;
+    if (is<"function_definition">(c) || is<"class_definition">(c)) continue;
+    for (Node child : named_children(c)) todo.push_back(child);
+  }
+  if (steps != 1 || others != 0 || step == 0) return -1;
+  const long long from = start->second.first;
+  long long distance = 0;  // how far the counter goes while the condition holds, in the step's direction
+  if ((op == "<" || op == "<=") && step > 0)
+    distance = limit - from + (op == "<=" ? 1 : 0);
+  else if ((op == ">" || op == ">=") && step < 0)
+    distance = from - limit + (op == ">=" ? 1 : 0);
+  else if (op == "!=" && (limit - from) % step == 0 && (limit - from) / step >= 0)
+    return static_cast<int>(std::min<long long>((limit - from) / step, 1 << 30));
+  else
+    return -1;
+  if (distance <= 0) return 0;
+  const long long size = step > 0 ? step : -step;
+  return static_cast<int>(std::min<long long>((distance + size - 1) / size, 1 << 30));
+}
+
 int Analyzer::spelled_out_turns(Node it) {
   it = unparen(it);
   // zip(a, b): as many turns as the shortest.

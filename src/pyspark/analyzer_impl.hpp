@@ -139,6 +139,9 @@ class Analyzer {
   // only in that cell, while the cell's tree is alive, and only by what asks (spark.sql(name)).
   std::map<std::string, std::pair<int, Node>, std::less<>> texts_;
   std::map<std::string, Expr, std::less<>> constants_;  // names bound once to a literal at module level
+  // Names last bound to an integer literal (`i = 0`), with the function that bound them ("" at module
+  // level): a while loop's counter (counted_while_turns).
+  std::map<std::string, std::pair<long long, std::string>, std::less<>> integers_;
   std::unordered_set<std::string, SourceModel::NameHash, std::equal_to<>> assigned_;  // names assigned so far
   std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
   int error_path_ = 0;               // open branches that end in raise, and except clauses
@@ -336,6 +339,10 @@ class Analyzer {
 
   // `["a", "b"]`, `("a", "b")`, `{"a"}`: their length; `range(3)`, `range(1, 4)`: the count; else -1.
   int spelled_out_turns(Node it);
+  // How many turns `while i < 10:` runs when the code shows it: the name last bound to an integer in
+  // this function (or at module level), compared with an integer, stepped by one `i += k` / `i -= k`
+  // in the body and bound nowhere else in it; -1 otherwise. An upper bound when the body breaks out.
+  int counted_while_turns(Node n) const;
   // Whether a block (an if body, an else clause) ends in `raise`.
   bool ends_in_raise(Node block) const;
   // Whether `cond` is `<target of the innermost loop> == <literal>` (either way round).
