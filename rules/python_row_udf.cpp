@@ -37,8 +37,9 @@ says where it runs: on a read of a table or files (`spark.table(...).withColumn(
 registered UDF in `spark.sql("SELECT f(x) FROM t")`), on a DataFrame whose size the file does not
 show (a function's parameter), or not in the file at all (a helper module: the cost is where it is
 called). A warning when it runs on a table or path the configuration declares large
-(`large-tables`). A UDF applied only to rows built on the driver, and UDFs in test code, are not
-reported.
+(`large-tables`). A UDF applied only to rows built on the driver (also through a function's
+parameter that every call of the function in the file fills with such rows), and UDFs in test code,
+are not reported.
 
 ## Why is this bad?
 Each row is pickled, sent to a Python worker process, evaluated by the interpreter and sent back. This

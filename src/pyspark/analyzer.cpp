@@ -654,6 +654,7 @@ SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes) {
   analyzer.resolve_functions();
   analyzer.resolve_param_loops();
   index_temp_views(m);
+  index_calls(m);
   return m;
 }
 

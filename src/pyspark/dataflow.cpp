@@ -2,8 +2,11 @@
 // query) and what bounds it on the way (limit, global aggregates, grouping), for the rules that ask
 // "can this be big?" (collect-large, single-file-write, missing-broadcast, cartesian-join, caches).
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
+#include <set>
+#include <unordered_map>
 
 #include "pyspark/model.hpp"
 #include "util/name_set.hpp"
@@ -429,6 +432,42 @@ void index_temp_views(SourceModel& m) {
   }
 }
 
+void index_calls(SourceModel& m) {
+  if (m.functions.empty()) return;
+  std::unordered_map<std::string_view, std::set<std::pair<int, std::uint32_t>>> seen;  // a call once
+  for (const Chain& c : m.chains) {
+    if (!c.root_is_call || m.function(c.root) == nullptr) continue;
+    if (seen[c.root].emplace(c.cell, c.root_expr.pos.start_byte).second) m.calls_of[c.root].push_back(&c);
+  }
+  if (m.calls_of.empty()) return;
+  // Every use of the name in the text (not as an attribute: `obj.f` is another name): its `def` and
+  // these calls, or it runs some other way too (passed as a value, defined twice) and has no entry.
+  std::unordered_map<std::string_view, std::size_t> uses;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  // Which (first character, length) pairs the names have: most words of the text are passed over
+  // without a hash.
+  std::array<std::uint64_t, 128> lengths{};
+  for (const auto& [name, calls] : m.calls_of)
+    lengths[static_cast<unsigned char>(name[0]) & 127U] |= std::uint64_t{1} << std::min<std::size_t>(name.size(), 63);
+  for (const auto& cell : m.file->cells) {
+    std::string_view t = cell.text;
+    for (std::size_t i = 0; i < t.size();) {
+      if (!word(t[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < t.size() && word(t[j])) ++j;
+      const std::uint64_t bit = std::uint64_t{1} << std::min<std::size_t>(j - i, 63);
+      if ((i == 0 || t[i - 1] != '.') && (lengths[static_cast<unsigned char>(t[i]) & 127U] & bit) != 0)
+        if (auto it = m.calls_of.find(t.substr(i, j - i)); it != m.calls_of.end()) ++uses[it->first];
+      i = j;
+    }
+  }
+  for (auto it = m.calls_of.begin(); it != m.calls_of.end();)
+    it = uses[it->first] == it->second.size() + 1 ? std::next(it) : m.calls_of.erase(it);
+}
+
 RowsFact rows_of(const SourceModel& m, const Chain& chain) {
   auto pipeline = chain.pipeline();
   if (pipeline.empty()) {
@@ -441,6 +480,49 @@ RowsFact rows_of(const SourceModel& m, const Chain& chain) {
 
 namespace {
 
+// Rows of what a chain evaluates to, `depth` helpers or callers deep.
+RowsFact chain_rows(const SourceModel& m, const Chain& chain, int depth);
+
+// def f(df): ... with every call of f in the file passing rows few by construction
+// (`f(spark.range(100))`, `f(spark.createDataFrame([...]))`): the parameter holds that few. Only
+// "few" is taken from callers (a function may be called from elsewhere with more); nullopt otherwise.
+std::optional<RowsFact> parameter_rows(const SourceModel& m, const Chain& origin, int depth) {
+  if (origin.root_is_call || origin.bound != nullptr || origin.function.empty() || depth >= 4) return std::nullopt;
+  const FunctionInfo* f = m.function(origin.function);
+  const auto calls = m.calls_of.find(origin.function);
+  if (f == nullptr || calls == m.calls_of.end() || f->params.empty() || f->params[0] == "self" || f->params[0] == "cls")
+    return std::nullopt;
+  const auto at = std::find(f->params.begin(), f->params.end(), std::string_view(origin.root));
+  if (at == f->params.end()) return std::nullopt;
+  const auto position = static_cast<std::size_t>(at - f->params.begin());
+  std::optional<RowsFact> most;
+  for (const Chain* call : calls->second) {
+    if (call->function == origin.function) return std::nullopt;  // recursion: its own rows
+    const Arg* arg = nullptr;
+    std::size_t positional = 0;
+    for (const Arg& a : call->root_args) {
+      if (a.keyword == *at || (a.keyword.empty() && positional++ == position)) {
+        arg = &a;
+        break;
+      }
+    }
+    if (arg == nullptr || arg->value.chain() == nullptr) return std::nullopt;
+    RowsFact r = chain_rows(m, *arg->value.chain(), depth + 1);
+    if (!small_by_construction(r.rows)) return std::nullopt;
+    if (!most || static_cast<int>(r.rows) > static_cast<int>(most->rows)) most = std::move(r);
+  }
+  return most;
+}
+
+RowsFact chain_rows(const SourceModel& m, const Chain& chain, int depth) {
+  auto pipeline = chain.pipeline();
+  if (!pipeline.empty()) return rows_at(m, pipeline, pipeline.size(), depth);
+  std::size_t offset = 0;
+  if (auto joined = through_helper(m, *chain.origin(), offset)) return rows_at(m, *joined, offset, depth + 1);
+  if (auto p = parameter_rows(m, *chain.origin(), depth)) return *p;
+  return {};
+}
+
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth) {
   if (!pipeline.empty() && depth < 4) {
     std::size_t offset = 0;
@@ -450,6 +532,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     }
   }
   RowsFact fact;
+  bool read = false;
   // Where the data comes from: the first reader of the pipeline (what comes before it is a session
   // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
   static const util::NameSet readers{"createDataFrame", "parallelize", "range", "sql",    "table", "read",
@@ -460,8 +543,12 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     // A query of a temporary view of this file, read whole: the view's DataFrame's rows.
     if (fact.rows == Rows::large && !fact.multiplied && !fact.keyed)
       if (auto v = view_rows(m, pipeline[k], depth)) fact = *v;
+    read = true;
     break;
   }
+  // No reader: the rows came in through a parameter, which may hold what every caller passes.
+  if (!read && !pipeline.empty())
+    if (auto p = parameter_rows(m, *pipeline.front().chain->origin(), depth)) fact = *p;
   // A file of a Delta table's transaction log (`_delta_log/00000000000000000010.json`): a few actions.
   for (std::size_t k = 0; k < pipeline.size() && k < index && (fact.rows == Rows::unknown || fact.rows == Rows::large);
        ++k) {

@@ -304,6 +304,8 @@ bool delta_log_path(std::string_view text);
 const Chain* registered_view(const SourceModel& m, std::string_view name, const Chain* reader);
 // Fills SourceModel::temp_views from the model's chains (once, after the analysis).
 void index_temp_views(SourceModel& m);
+// Fills SourceModel::calls_of (once, after the analysis).
+void index_calls(SourceModel& m);
 [[nodiscard]] inline bool small_by_construction(Rows r) {
   return r == Rows::one || r == Rows::few || r == Rows::driver;
 }
@@ -361,6 +363,10 @@ struct SourceModel {
   // `df.createOrReplaceTempView("v")` (and createTempView, the global ones, registerTempTable) by the
   // view's name in lower case, in source order: a query of the view reads df's rows.
   std::unordered_map<std::string, std::vector<const Chain*>> temp_views;
+  // The calls of each function defined in the file, by its name (`f(df)` as a chain's root), for
+  // what its parameters hold; only for a function whose name the file uses nowhere else (passed as a
+  // value, `df.transform(f)`, redefined): then these calls are all the ways it runs from this file.
+  std::unordered_map<std::string_view, std::vector<const Chain*>> calls_of;
   // A module of the project it imports (or a notebook it %runs) runs on Databricks only.
   bool imports_databricks = false;
   bool imports_arrow = false;        // a project module it imports or %runs turns Arrow on (sets_arrow)
