@@ -531,3 +531,52 @@ void Analyzer::resolve_param_loops() {
 }
 
 }  // namespace planlint::pyspark::detail
+
+namespace planlint::pyspark::detail {
+
+bool Analyzer::ends_in_raise(Node block) const {
+  Node last{};
+  for (Node c : named_children(block))
+    if (!is_extra(c)) last = c;
+  return !is_null(last) && is<"raise_statement">(last);
+}
+
+// Whether an `if` condition selects a local or test run: a word of it (split at anything but
+// letters and digits) is local, test, tests, testing, unittest or pytest (`mode == "local"`,
+// `is_local`, `os.environ.get("ENV") == "unit_testing"`). A negated condition selects the rest.
+bool Analyzer::selects_local_or_test(Node cond) const {
+  const std::string_view t = view(cond);
+  if (t.find("not ") != std::string_view::npos || t.find("!=") != std::string_view::npos) return false;
+  for (std::size_t i = 0; i < t.size();) {
+    while (i < t.size() && std::isalnum(static_cast<unsigned char>(t[i])) == 0) ++i;
+    std::size_t j = i;
+    while (j < t.size() && std::isalnum(static_cast<unsigned char>(t[j])) != 0) ++j;
+    std::string word(t.substr(i, j - i));
+    for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (word == "local" || word == "test" || word == "tests" || word == "testing" || word == "unittest" ||
+        word == "pytest")
+      return true;
+    i = j;
+  }
+  return false;
+}
+
+bool Analyzer::compares_loop_target_with_literal(Node cond) const {
+  cond = unparen(cond);
+  if (loops_.empty() || unpacking_loops_.count(loops_.back()) != 0 || !is<"comparison_operator">(cond) ||
+      named_count(cond) != 2 || child_count(cond) != 3)
+    return false;
+  if (view(nth_child(cond, 1)) != "==") return false;
+  Node a = nth_named(cond, 0), b = nth_named(cond, 1);
+  if (is<"string">(a) || is<"integer">(a)) std::swap(a, b);
+  if (!(is<"string">(b) || is<"integer">(b))) return false;
+  // The element itself (`c == "x"` over column names), or its name (`col["name"]`, `f.name`).
+  if (is<"subscript">(a) && view(field<"subscript">(a)).find("name") != std::string_view::npos)
+    a = field<"value">(a);
+  else if (is<"attribute">(a) && view(field<"attribute">(a)) == "name")
+    a = field<"object">(a);
+  if (!is<"identifier">(a)) return false;
+  auto target = loop_targets_.find(view(a));
+  return target != loop_targets_.end() && target->second == loops_.back();
+}
+}  // namespace planlint::pyspark::detail

@@ -8,13 +8,12 @@
 #include <set>
 #include <unordered_map>
 
+#include "pyspark/dataflow_text.hpp"
 #include "pyspark/model.hpp"
 #include "util/name_set.hpp"
 
 namespace planlint::pyspark {
-namespace {
-
-constexpr std::int64_t kFewRows = 100000;  // a literal bound at or below this is "few" rows
+namespace detail {
 
 const util::NameSet kAggregates{"count",
                                 "sum",
@@ -64,10 +63,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// The leading function name of an expression text: "F.sum(x).alias('s')" -> "sum", "COUNT(*) as n" -> "COUNT".
-// With a model, a name imported under another one is read as what it imports (`from
-// pyspark.sql.functions import sum as spark_sum`: "spark_sum(x)" -> "sum").
-std::string leading_function(std::string_view t, const SourceModel* m = nullptr) {
+std::string leading_function(std::string_view t, const SourceModel* m) {
   std::size_t i = t.find_first_not_of(" \t\n[(");
   if (i == std::string_view::npos) return {};
   std::size_t j = i;
@@ -88,6 +84,12 @@ bool is_aggregate_name(std::string_view name) {
   std::string l = lower(name);
   return kAggregates.count(l) != 0;
 }
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
 
 // One argument of select(...) / agg(...) that is an aggregate: F.sum("x"), F.max(c).alias("m"),
 // [F.count(F.when(...)).alias(c) for c in cols], "sum(x)" in selectExpr.
@@ -133,124 +135,6 @@ bool all_aggregates(const SourceModel& m, const Link& l, bool sql_strings) {
   if (l.args.empty()) return false;
   return std::all_of(l.args.begin(), l.args.end(),
                      [&](const Arg& a) { return is_aggregate_arg(m, a.value, sql_strings); });
-}
-
-// The contents of adjacent string literals (`"SELECT a " f"FROM {t} " "LIMIT 1"`, as long SQL is
-// written across lines): each part's text between its quotes, joined; empty if anything else is there.
-std::string joined_literals(std::string_view t) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < t.size()) {
-    const char c = t[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
-      ++i;
-      continue;
-    }
-    if (c == '#') {  // a comment between parts
-      while (i < t.size() && t[i] != '\n') ++i;
-      continue;
-    }
-    while (i < t.size() && std::isalpha(static_cast<unsigned char>(t[i]))) ++i;  // f, r, b, rb... prefixes
-    if (i >= t.size() || (t[i] != '"' && t[i] != '\'')) return {};
-    const std::string_view quote =
-        t.substr(i, 3) == "\"\"\"" || t.substr(i, 3) == "'''" ? t.substr(i, 3) : t.substr(i, 1);
-    std::size_t j = i + quote.size();
-    while (j < t.size() && t.substr(j, quote.size()) != quote) j += t[j] == '\\' ? 2 : 1;
-    if (j >= t.size()) return {};
-    out.append(t.substr(i + quote.size(), j - i - quote.size()));
-    i = j + quote.size();
-  }
-  return out;
-}
-
-// The text of a string literal, f-strings included (their {placeholders} stay as they are).
-std::string string_text(const Expr& e) {
-  if (e.string_value()) return std::string(*e.string_value());
-  if (e.kind() == "concatenated_string") return joined_literals(e.text());
-  if (e.kind() != "string") return {};
-  std::size_t q = e.text().find_first_of("\"'");
-  if (q == std::string::npos) return {};
-  std::string_view t(e.text());
-  t.remove_prefix(q);
-  std::size_t quote = t.substr(0, 3) == "\"\"\"" || t.substr(0, 3) == "'''" ? 3 : 1;
-  if (t.size() < 2 * quote) return {};
-  return std::string(t.substr(quote, t.size() - 2 * quote));
-}
-
-std::string first_word(std::string_view sql) {
-  std::size_t i = sql.find_first_not_of(" \t\r\n(");
-  if (i == std::string_view::npos) return {};
-  std::size_t j = i;
-  while (j < sql.size() && std::isalpha(static_cast<unsigned char>(sql[j]))) ++j;
-  return lower(sql.substr(i, j - i));
-}
-
-RowsFact sql_rows(const std::string& sql) {
-  std::string w = first_word(sql);
-  static const util::NameSet metadata{
-      "show",     "describe", "desc",   "explain", "set",     "use",     "create",  "drop",    "alter",  "insert",
-      "merge",    "refresh",  "msck",   "analyze", "cache",   "uncache", "grant",   "revoke",  "delete", "update",
-      "truncate", "optimize", "vacuum", "list",    "comment", "reset",   "restore", "convert", "copy"};
-  if (metadata.count(w) != 0) return {Rows::few, "a `" + w + "` statement"};
-  if (w != "select" && w != "with") return {};
-  std::string l = lower(sql);
-  for (char& c : l)
-    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
-  // The catalog's own tables (`information_schema.tables`, `system.information_schema.columns`): a row
-  // per table, column or tag: metadata.
-  if (l.find("information_schema.") != std::string::npos) return {Rows::few, "a query of information_schema"};
-  bool grouped = l.find(" group by ") != std::string::npos;
-  if (l.find(" from ") == std::string::npos && w == "select") return {Rows::one, "a SELECT without FROM"};
-  // ... LIMIT n at the end of the statement (not inside a subquery): at most n rows.
-  if (auto lim = l.rfind(" limit "); lim != std::string::npos && l.find(')', lim) == std::string::npos) {
-    std::size_t d = l.find_first_not_of(' ', lim + 7);
-    std::size_t e = d == std::string::npos ? d : l.find_first_not_of("0123456789", d);
-    if (d != std::string::npos && e != d) {
-      std::string digits = l.substr(d, e == std::string::npos ? std::string::npos : e - d);
-      if (digits.size() <= 4 && std::stoi(digits) <= kFewRows)
-        return {std::stoi(digits) == 1 ? Rows::one : Rows::few, "LIMIT " + digits};
-    }
-  }
-  if (l.rfind("select distinct", 0) == 0 || grouped) return {Rows::grouped, "a grouped query"};
-  bool where_key = false;
-  if (auto where = l.find(" where "); where != std::string::npos) {
-    std::string cond = l.substr(where + 7);
-    // `k = v` (a lone '=', spaced or not: not part of <=, >=, ==, !=) or `k in (...)`, without `or`.
-    bool equality = cond.find(" in (") != std::string::npos || cond.find(" in(") != std::string::npos;
-    for (std::size_t i = 0; i < cond.size() && !equality; ++i)
-      equality = cond[i] == '=' && i > 0 && std::string_view("<>=!").find(cond[i - 1]) == std::string_view::npos &&
-                 (i + 1 >= cond.size() || cond[i + 1] != '=');
-    where_key = cond.find(" or ") == std::string::npos && equality;
-  }
-  // SELECT count(*) / max(x) ... FROM t without GROUP BY: one row, when every item is an aggregate.
-  auto from = l.find(" from ");
-  std::string items = l.substr(6, from - 6);
-  int level = 0;
-  std::string item;
-  bool all = true, any = false;
-  auto flush = [&]() {
-    std::string f = leading_function(item);
-    bool agg = !f.empty() && is_aggregate_name(f) && item.find(" over") == std::string::npos;
-    all = all && agg;
-    any = true;
-    item.clear();
-  };
-  for (char c : items) {
-    if (c == '(') ++level;
-    if (c == ')') --level;
-    if (c == ',' && level == 0) {
-      flush();
-      continue;
-    }
-    item += c;
-  }
-  flush();
-  if (any && all) return {Rows::one, "a global aggregate"};
-  if (where_key) return {Rows::unknown, "a lookup", false, true};  // rows of a key or a few: not a scan's worth
-  // A join or union of tables in the query, as `df.join(...)` / `df.union(...)`: more rows than one table.
-  if (l.find(" join ") != std::string::npos) return {Rows::large, "a query joining tables", true};
-  if (l.find(" union ") != std::string::npos) return {Rows::large, "a query with a union", true};
-  return {Rows::large, "a query over a table"};
 }
 
 RowsFact origin_rows(const Link* first) {
@@ -307,31 +191,6 @@ bool key_filter(const Link& l) {
 }
 
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth);
-
-// The one table or view a query reads (`SELECT ... FROM name [alias] [WHERE ...]`), in lower case;
-// empty when it reads a subquery or more than one table.
-std::string single_from(const std::string& sql) {
-  std::string l = lower(sql);
-  for (char& c : l)
-    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
-  const std::size_t from = l.find(" from ");
-  if (from == std::string::npos || l.find(" from ", from + 1) != std::string::npos) return {};
-  std::size_t i = l.find_first_not_of(' ', from + 6);
-  if (i == std::string::npos) return {};
-  std::size_t j = i;
-  while (j < l.size() &&
-         (std::isalnum(static_cast<unsigned char>(l[j])) != 0 || l[j] == '_' || l[j] == '.' || l[j] == '`'))
-    ++j;
-  std::string name = l.substr(i, j - i);
-  std::erase(name, '`');
-  // `FROM a, b` (or `FROM a x, b y`) reads two tables: a comma before the next clause.
-  std::size_t end = l.size();
-  for (const char* clause :
-       {" where ", " group ", " order ", " sort ", " limit ", " having ", " cluster ", " distribute "})
-    end = std::min(end, l.find(clause, j));
-  if (l.find(',', j) < end) return {};
-  return name;
-}
 
 // The rows of a temporary view that `at` reads by name (`spark.sql("SELECT ... FROM v")`,
 // `spark.table("v")`), registered before it in the file: the rows of the DataFrame behind the view.

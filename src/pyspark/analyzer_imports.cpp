@@ -1,0 +1,109 @@
+// The imports of a file and what they bring from the project's own modules (UDFs, functions that
+// return a DataFrame, literal collections, Databricks and Arrow), and %run includes.
+#include <string>
+#include <string_view>
+
+#include "pyspark/analyzer_impl.hpp"
+#include "pyspark/model.hpp"
+#include "pyspark/project.hpp"
+#include "pyspark/syntax_access.hpp"
+
+namespace planlint::pyspark::detail {
+
+void Analyzer::handle_import(Node n) {
+  for (Node c : named_children(n)) {
+    if (is<"dotted_name">(c)) {
+      std::string name = text(c);
+      m_.set_import(name.substr(0, name.find('.')), name.substr(0, name.find('.')));
+      m_.set_import(name, name);
+      use_module(name, name);
+    } else if (is<"aliased_import">(c)) {
+      m_.set_import(view(field<"alias">(c)), text(field<"name">(c)));
+      use_module(text(field<"name">(c)), text(field<"alias">(c)));
+    }
+  }
+}
+
+void Analyzer::handle_import_from(Node n) {
+  std::string module = text(field<"module_name">(n));
+  const ModuleExports* from = imported(module);
+  for (Node c : named_children(n)) {
+    if (c == field<"module_name">(n)) continue;
+    if (is<"wildcard_import">(c)) {
+      m_.star_imports.insert(module);
+      if (from != nullptr) use_all(*from);
+    } else if (is<"dotted_name">(c)) {
+      m_.set_import(view(c), module + "." + text(c));
+      if (from != nullptr) use_export(*from, text(c), text(c), module + "." + text(c));
+    } else if (is<"aliased_import">(c)) {
+      const std::string name = text(field<"name">(c));
+      m_.set_import(view(field<"alias">(c)), module + "." + name);
+      if (from != nullptr) use_export(*from, name, text(field<"alias">(c)), module + "." + name);
+    }
+  }
+}
+
+void Analyzer::use_export(const ModuleExports& from, const std::string& name, const std::string& local,
+                          const std::string& qualified) {
+  if (from.row_udfs.count(name) != 0) {
+    m_.udf_names.insert(local);
+    m_.udf_names.insert(qualified);
+  }
+  if (from.pandas_udfs.count(name) != 0) {
+    m_.pandas_udf_names.insert(local);
+    m_.pandas_udf_names.insert(qualified);
+  }
+  if (from.nondeterministic_udfs.count(name) != 0) {
+    m_.nondeterministic_udfs.insert(local);
+    m_.nondeterministic_udfs.insert(qualified);
+  }
+  if (from.dataframe_functions.count(name) != 0) m_.add_function(qualified).returns_dataframe = true;
+  if (auto it = from.literal_sizes.find(name); it != from.literal_sizes.end()) {
+    m_.literal_collections.insert(local);
+    m_.literal_sizes[local] = it->second;
+  }
+}
+
+void Analyzer::use_all(const ModuleExports& from) {
+  for (const auto& u : from.row_udfs) use_export(from, u, u, u);
+  for (const auto& u : from.pandas_udfs) use_export(from, u, u, u);
+  for (const auto& f : from.dataframe_functions) use_export(from, f, f, f);
+  for (const auto& [l, size] : from.literal_sizes) use_export(from, l, l, l);
+}
+
+void Analyzer::use_module(const std::string& module, const std::string& local) {
+  const ModuleExports* from = imported(module);
+  if (from == nullptr) return;
+  auto each = [&](const std::string& name) { use_export(*from, name, local + "." + name, module + "." + name); };
+  for (const auto& u : from->row_udfs) each(u);
+  for (const auto& u : from->pandas_udfs) each(u);
+  for (const auto& f : from->dataframe_functions) each(f);
+  for (const auto& [l, size] : from->literal_sizes) each(l);  // `for c in config.COLUMNS:`
+}
+
+void Analyzer::load_imports() {
+  std::vector<ImportRef> refs;
+  if (file_.kind != SourceKind::python) refs = scan_imports(file_.raw);
+  for (const Cell& cell : file_.cells)
+    if (cell.language == CellLanguage::python)
+      for (ImportRef& r : scan_imports(cell.unmasked())) refs.push_back(std::move(r));
+  std::vector<const ModuleExports*> runs;
+  for (const ImportRef& r : refs) {
+    if (r.kind == ImportRef::Kind::run) {
+      if (const ModuleExports* from = project_index().run_target(file_.path, r.target)) runs.push_back(from);
+    } else if (imports_.count(r.target) == 0) {
+      imports_.emplace(r.target, project_index().module(file_.path, r.target));
+    }
+  }
+  for (const ModuleExports* from : runs) use_all(*from);
+  for (const ModuleExports* from : runs) {
+    m_.imports_databricks = m_.imports_databricks || from->databricks;
+    m_.imports_arrow = m_.imports_arrow || from->arrow;
+  }
+  for (const auto& [name, from] : imports_) {
+    m_.imports_databricks = m_.imports_databricks || (from != nullptr && from->databricks);
+    m_.imports_arrow = m_.imports_arrow || (from != nullptr && from->arrow);
+  }
+}
+
+}  // namespace planlint::pyspark::detail
