@@ -33,7 +33,8 @@ In PySpark source: `spark.sql.adaptive.enabled` set to `false` with `spark.conf.
 `sqlContext.setConf` or SQL `SET` (in `spark.sql(...)`, `%sql` cells and Databricks `%scala` cells),
 with the key (or Databricks' `spark.databricks.optimizer.adaptive.enabled`) and value written literally or
 held in module-level constants. A warning when the file's own code shuffles (a join, an aggregation,
-a sort, a window, in DataFrame calls or SQL text); an `info` when it does not (the cost falls on
+a sort, a window, in DataFrame calls or SQL text) rows that are not few by construction
+(`spark.range(200)`, literal rows shuffle in no time); an `info` when it does not (the cost falls on
 queries the session runs elsewhere) or when AQE is turned back on further down the same function
 (around an `explain()`, a measurement). Not reported in test
 code (functions named `test*`, files pytest collects, `tests/` and `testing/`
@@ -125,22 +126,34 @@ void check_aqe_disabled(PlanContext& ctx) {
 }
 
 namespace {
-// Whether the file's own code (not its tests) runs a shuffle: a DataFrame method that plans one, or
-// SQL text that joins, groups, sorts or uses a window.
-bool file_shuffles(const pyspark::SourceModel& m) {
+// Whether the file's own code (not its tests) runs a shuffle: a DataFrame method that plans one on
+// rows that are not few by construction, or SQL text that joins, groups, sorts or uses a window.
+enum class Shuffles { none, few_rows, data };
+Shuffles file_shuffles(const pyspark::SourceModel& m) {
+  bool few = false;
   for (const auto& c : m.chains) {
     if (in_test_code(m, c)) continue;
-    for (const auto& l : c.links) {
+    std::vector<pyspark::Step> pipeline;  // made for the first shuffle of the chain
+    for (std::size_t k = 0; k < c.links.size(); ++k) {
+      const pyspark::Link& l = c.links[k];
       if (!l.is_call) continue;
-      if (plans_shuffle(l.name.view()) && l.on == pyspark::Link::On::dataframe) return true;
+      // Rows few by construction (`spark.range(200)`, literal rows) shuffle in no time, AQE or not.
+      if (plans_shuffle(l.name.view()) && l.on == pyspark::Link::On::dataframe) {
+        if (pipeline.empty()) pipeline = c.pipeline();
+        const std::size_t at = pipeline.size() - c.links.size() + k;
+        if (pyspark::volume_of(pyspark::rows_before(m, pipeline, at).rows) != pyspark::Volume::small)
+          return Shuffles::data;
+        few = true;
+        continue;
+      }
       if (l.name.view() != "sql" || l.args.empty()) continue;
       std::string q(l.args.begin()->value.text());
       for (char& ch : q) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       for (std::string_view w : {"join", "group by", "order by", "distinct", "over (", " over("})
-        if (q.find(w) != std::string::npos) return true;
+        if (q.find(w) != std::string::npos) return Shuffles::data;
     }
   }
-  return false;
+  return few ? Shuffles::few_rows : Shuffles::none;
 }
 }  // namespace
 
@@ -171,7 +184,7 @@ void check_aqe_disabled_source(SourceContext& ctx) {
   auto aqe_key = [](std::string_view k) {
     return k == "spark.sql.adaptive.enabled" || k == "spark.databricks.optimizer.adaptive.enabled";
   };
-  std::optional<bool> shuffles;  // whether the file's own code shuffles, found once
+  std::optional<Shuffles> shuffles;  // what the file's own code shuffles, found once
   for (const auto& s : m.settings) {
     if (!aqe_key(s.key) || !s.literal || lowered(s.value) != "false") continue;
     // A test's session or a local one runs small data on one machine: nothing for AQE to win there.
@@ -194,11 +207,13 @@ void check_aqe_disabled_source(SourceContext& ctx) {
       d.severity = Severity::info;
       d.message += " (turned back on at line " + std::to_string(m.place(restored->cell, restored->pos).line) +
                    ": only the queries run in between plan without AQE)";
-    } else if (!*shuffles) {
+    } else if (*shuffles != Shuffles::data) {
       d.severity = Severity::info;
-      d.message +=
-          " (this file runs no join, aggregation, sort or window: the cost falls on the queries this session runs "
-          "elsewhere)";
+      d.message += *shuffles == Shuffles::none
+                       ? " (this file runs no join, aggregation, sort or window: the cost falls on the queries this "
+                         "session runs elsewhere)"
+                       : " (this file shuffles only a few rows built on the driver: the cost falls on the queries this "
+                         "session runs elsewhere)";
     }
     Fix& f = ctx.attach_fix(d, "Turn AQE on", Applicability::safe, "spark.sql.adaptive.enabled = true");
     // Replace just the word inside the literal, keeping its quotes and case style.

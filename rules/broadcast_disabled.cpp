@@ -22,8 +22,12 @@ literally or held in module-level constants. An `info`: the setting costs only j
 small enough to broadcast, and source code does not show sizes (a join of a side that is small by
 construction is reported where it happens, by missing-broadcast, and a plan or event log shows the
 sort-merge joins it causes). A file that joins nothing (no `.join(...)`, no `JOIN` in its SQL) says
-so: the setting costs the joins of whatever runs in that session later. Test code (a test's session
-on fixtures) is not reported.
+so: the setting costs the joins of whatever runs in that session later. Not reported where it costs
+nothing: test code (a test's session on fixtures), a session on a local master (small data on one
+machine, as for aqe-disabled), a file whose every join is of rows few by construction on both sides
+(`spark.range(100)`, literal rows), a notebook that joins nothing (its session runs nothing else),
+and a threshold set back to a size further down the same function (a benchmark's "before", a plan
+printed without broadcasts).
 
 ## Why is this bad?
 With the threshold at -1 Spark never broadcasts a small table on its own: every join with a lookup
@@ -53,7 +57,11 @@ None.
 namespace {
 
 // Whether the file joins anything: a `.join(...)` call, or JOIN in a query or a SQL cell.
-bool joins_anything(const pyspark::SourceModel& m) {
+// `small` is set when every DataFrame join of the file joins rows few by construction on both sides
+// (`spark.range(100)`, literal rows) and no query joins.
+bool joins_anything(const pyspark::SourceModel& m, bool& small) {
+  small = true;
+  bool any = false;
   // A DataFrame's join (on a DataFrame, of a DataFrame, or with `on=` / `how=`), not
   // `", ".join(names)` or `os.path.join(a, b)`.
   for (const auto& c : m.chains)
@@ -62,27 +70,61 @@ bool joins_anything(const pyspark::SourceModel& m) {
       const pyspark::Chain* other = l.args[0].value.chain();
       const bool keywords = std::any_of(l.args.begin(), l.args.end(),
                                         [](const pyspark::Arg& a) { return a.keyword == "on" || a.keyword == "how"; });
-      if (c.is_dataframe || (other != nullptr && other->is_dataframe) || keywords) return true;
+      if (!c.is_dataframe && (other == nullptr || !other->is_dataframe) && !keywords) continue;
+      any = true;
+      if (!small) continue;
+      const auto pipeline = c.pipeline();
+      const auto at = static_cast<std::size_t>(
+          std::find_if(pipeline.begin(), pipeline.end(), [&](const pyspark::Step& s) { return s.link == &l; }) -
+          pipeline.begin());
+      const pyspark::Rows left = pyspark::rows_before(m, pipeline, at).rows;
+      const pyspark::Rows right = other != nullptr ? pyspark::rows_of(m, *other).rows : pyspark::Rows::unknown;
+      small = pyspark::small_by_construction(left) && pyspark::small_by_construction(right);
     }
+  if (any && !small) return true;
+  small = small && any;
+  // On a comment line (not a Databricks `# MAGIC` line, which holds a SQL cell's text) a word is prose.
+  auto comment = [](std::string_view t, std::size_t at) {
+    const std::size_t start = t.rfind('\n', at) == std::string_view::npos ? 0 : t.rfind('\n', at) + 1;
+    const std::size_t first = t.find_first_not_of(" \t", start);
+    return first < at && t[first] == '#' && t.substr(first, 7) != "# MAGIC";
+  };
   for (const auto& cell : m.file->cells) {
     const std::string_view t = cell.text;
     for (std::size_t at = t.find("JOIN"); at != std::string_view::npos; at = t.find("JOIN", at + 1))
-      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t')) return true;
+      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t') && !comment(t, at))
+        return !(small = false);
     for (std::size_t at = t.find("join "); at != std::string_view::npos; at = t.find("join ", at + 1))
-      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t')) return true;
+      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t') && !comment(t, at))
+        return !(small = false);
   }
-  return false;
+  return any;
 }
 
 }  // namespace
 
 void check_broadcast_disabled(SourceContext& ctx) {
-  const bool joins = joins_anything(ctx.model());
-  for (const auto& s : ctx.model().settings) {
-    if (s.key != "spark.sql.autoBroadcastJoinThreshold" || !s.literal) continue;
-    if (s.value.empty() || s.value.front() != '-') continue;
-    // A test's session runs fixtures: its settings tune nothing that runs in production.
-    if (in_test_code(ctx.model(), s.function)) continue;
+  const auto& m = ctx.model();
+  bool small = false;
+  const bool joins = joins_anything(m, small);
+  auto threshold = [](const pyspark::ConfSetting& s) {
+    return s.key == "spark.sql.autoBroadcastJoinThreshold" && s.literal && !s.value.empty();
+  };
+  for (const auto& s : m.settings) {
+    if (!threshold(s) || s.value.front() != '-') continue;
+    // A test's session runs fixtures, a local one small data on one machine: its settings tune
+    // nothing that runs in production. Nor do joins of a few rows built on the driver.
+    if (in_test_code(m, s.function) || m.local_master || small) continue;
+    // A notebook that joins nothing: its session runs nothing the setting changes.
+    if (!joins && is_notebook(m)) continue;
+    // Set back to a size further down the same function (around an explain(), a benchmark's
+    // "before"): a deliberate experiment, not a setting left behind.
+    const bool restored = std::any_of(m.settings.begin(), m.settings.end(), [&](const pyspark::ConfSetting& t) {
+      return t.key == s.key && (!t.literal || (!t.value.empty() && t.value.front() != '-')) &&
+             t.function == s.function &&
+             std::make_pair(t.cell, t.pos.start_byte) > std::make_pair(s.cell, s.pos.start_byte);
+    });
+    if (restored) continue;
     auto& d = ctx.report(s.cell, s.pos,
                          "automatic broadcast joins disabled (autoBroadcastJoinThreshold=" + s.value + ", " + s.via +
                              "): every join shuffles both sides" +

@@ -37,7 +37,11 @@ grouped map on its keys, `groupBy(k).applyInPandas(...)`, which has no partial a
 a `repartition(n)` without keys straight before one of them (round robin serves no key; not
 `repartition(1)`, nor before a broadcast join). Steps that keep rows where they are (filters,
 projections) may come between; a projection that applies a window (`select(F.rank().over(w))`)
-plans an exchange of its own and ends the search. And, as an `info`, a global sort (`orderBy`, `sort`)
+plans an exchange of its own and ends the search, and so does a `cache()` / `persist()` whose
+DataFrame two statements or more read (the repartition lays out what is cached, once, for all of
+them). Not reported on rows few by
+construction (`spark.range(100)`, literal rows), nor in a statement that only prints its plan
+(`....explain()` runs nothing). And, as an `info`, a global sort (`orderBy`, `sort`)
 straight before a `repartition` that loses its order (a sort under a join or an aggregate is removed
 by Spark's optimizer and is not reported).
 
@@ -182,6 +186,33 @@ void check_redundant_shuffle(PlanContext& ctx) {
 
 // Source: df.repartition(..., k) followed, through partition-keeping steps, by groupBy(k) /
 // join(on=k) / distinct() / dropDuplicates().
+namespace {
+
+// Whether the two shuffles at pipeline[first] and pipeline[second] run, and cost something, as one
+// after the other: not when the rows are few by construction (`spark.range(100)`, literal rows),
+// when a cache in between keeps the first shuffle's output for several later uses (the repartition
+// lays out the cache once for all of them), or when the statement only prints its plan
+// (`....explain()` runs nothing).
+bool costs_to_run(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline, std::size_t first,
+                  std::size_t second) {
+  for (std::size_t k = first + 1; k < second; ++k) {
+    const pyspark::Link& l = *pipeline[k].link;
+    if (!l.is_call ||
+        (l.name != "cache" && l.name != "persist" && l.name != "checkpoint" && l.name != "localCheckpoint"))
+      continue;
+    // Read by two statements or more (a cache read once saves nothing, and lays out nothing).
+    const pyspark::Chain* cached = pipeline[k].chain;
+    const auto readers =
+        std::count_if(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& c) { return c.bound == cached; });
+    if (readers >= 2) return false;
+  }
+  const pyspark::Chain& last = *pipeline[second].chain;
+  if (!last.links.empty() && last.links.back().name == "explain" && last.assigned_to.empty()) return false;
+  return pyspark::volume_of(pyspark::rows_before(m, pipeline, first).rows) != pyspark::Volume::small;
+}
+
+}  // namespace
+
 void check_redundant_shuffle_source(SourceContext& ctx) {
   std::set<std::pair<int, std::uint32_t>> reported;  // one finding per repartition, however many pipelines reach it
   auto shuffles = [](const pyspark::Link& l) {
@@ -200,6 +231,7 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       bool all_columns = m == "distinct" || (m == "dropDuplicates" && second.args.empty());
       const pyspark::Step* first = previous_step(pipeline, i);
       if (first == nullptr || first->link->name != "repartition") continue;
+      if (!costs_to_run(ctx.model(), pipeline, static_cast<std::size_t>(first - pipeline.data()), i)) continue;
       auto keys1 = column_args(*first->link);
       std::vector<std::string> keys2;
       if (m == "join") {
@@ -281,6 +313,7 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       const bool sorted = (first.name == "orderBy" || first.name == "sort") && second.name == "repartition";
       if (!round_robin && !sorted) continue;
       const pyspark::Step& at = pipeline[i - 1];
+      if (!costs_to_run(ctx.model(), pipeline, i - 1, i)) continue;
       if (!reported.insert({at.chain->cell, first.name_pos.start_byte}).second) continue;
       const std::string next(second.name);
       auto& d = ctx.report(

@@ -132,15 +132,50 @@ std::optional<std::string> without_equals_fill(std::string_view text) {
 }
 
 // Whether a cell's text names something of Spark: the session, a read or write, SQL, DataFrame
-// methods that run or shape a query, UDFs, RDDs, display().
+// methods that run or shape a query, UDFs, RDDs, display(). Comments and strings do not count (`# if
+// you use spark`, a path), nor "spark" inside a word (`spark3`, a shell command's argument): the
+// session as a name (`spark.`, `spark)`), `spark_df`, `pyspark`, `SparkSession` do.
 bool mentions_spark(std::string_view text) {
-  static constexpr std::string_view kWords[] = {"spark",      ".read",   ".write",    "sql(",
-                                                "withColumn", "groupBy", "groupby(",  "join(",
-                                                "select(",    "filter(", "toPandas",  "collect(",
-                                                ".rdd",       "udf",     "DataFrame", "display(",
-                                                "sc.",        "agg(",    "orderBy(",  "createOrReplaceTempView"};
+  static constexpr std::string_view kWords[] = {"spark.",     "spark,",
+                                                "spark)",     "spark_",
+                                                "_spark",     "pyspark",
+                                                "Spark",      ".read",
+                                                ".write",     "sql(",
+                                                "withColumn", "groupBy",
+                                                "groupby(",   "join(",
+                                                "select(",    "filter(",
+                                                "toPandas",   "collect(",
+                                                ".rdd",       "udf",
+                                                "DataFrame",  "display(",
+                                                "sc.",        "agg(",
+                                                "orderBy(",   "createOrReplaceTempView"};
+  // The code without comments and string literals (a path `".../Spark/..."` is data): a '#' outside
+  // quotes to the end of its line, and what is between quotes (an unclosed one ends with its line: a
+  // shell command's apostrophe, a broken literal).
+  std::string code;
+  code.reserve(text.size());
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      quote = 0;
+      code += c;
+    } else if (quote != 0) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      code += ' ';
+    } else {
+      code += c;
+    }
+  }
   return std::any_of(std::begin(kWords), std::end(kWords),
-                     [&](std::string_view w) { return text.find(w) != std::string_view::npos; });
+                     [&](std::string_view w) { return code.find(w) != std::string::npos; });
 }
 
 }  // namespace
