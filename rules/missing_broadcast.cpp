@@ -34,7 +34,9 @@ or a table configured as small (`small-tables`); an empty one (`createDataFrame(
 the fallback of a branch) has nothing to send. Not reported when the DataFrame it is joined to is
 small by construction as well (literal or driver-built rows, a few rows of `spark.range`, a
 `limit(n)`, a global aggregate): shuffling a handful of rows costs nothing worth a change; nor in
-test code.
+test code. A warning where the other side is a read of a table or files (or a table the
+configuration declares large, `large-tables`), an `info` where the code does not show its size (a
+function's parameter, `spark.range(n)` of a computed `n`, a helper's result).
 
 In an event log (`planlint eventlog`) it also uses the sizes measured at run time: a join whose
 smaller side's exchange wrote less than the threshold (its SQL "data size" metric) is reported
@@ -221,13 +223,25 @@ void check_missing_broadcast_source(SourceContext& ctx) {
       const auto pipeline = chain.pipeline();
       const auto at =
           std::find_if(pipeline.begin(), pipeline.end(), [&](const pyspark::Step& s) { return s.link == &l; });
-      if (at != pipeline.end() &&
-          pyspark::volume_of(pyspark::rows_before(m, pipeline, static_cast<std::size_t>(at - pipeline.begin())).rows) ==
-              pyspark::Volume::small)
-        continue;
+      const std::size_t index = static_cast<std::size_t>(at - pipeline.begin());
+      const pyspark::Volume volume = at != pipeline.end()
+                                         ? pyspark::volume_of(pyspark::rows_before(m, pipeline, index).rows)
+                                         : pyspark::Volume::unknown;
+      if (volume == pyspark::Volume::small) continue;
       auto& d = ctx.report(chain.cell, l.name_pos,
                            "join with `" + std::string(other->value.text()) + "` shuffles both sides although " + why +
                                ": broadcast it");
+      // What the shuffle costs is the other side's size: a warning where the code shows it is a
+      // read of a table or files (or the configuration declares it large), advice where it does
+      // not (a parameter, `spark.range(n)` of a computed n, a helper's result).
+      if (volume != pyspark::Volume::large) {
+        const std::string large =
+            at != pipeline.end() ? declared_large_read(pipeline, index, ctx.options().large_tables) : std::string();
+        if (large.empty()) {
+          d.severity = Severity::info;
+          d.message += " (how many rows the other side has, the code does not show)";
+        }
+      }
       std::string spelling = functions_spelling(m, "broadcast");
       bool needs_import = spelling.empty();
       if (needs_import) spelling = "broadcast";

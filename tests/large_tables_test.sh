@@ -13,6 +13,7 @@ from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
 
 spark = SparkSession.builder.getOrCreate()
+spark.conf.set("spark.sql.adaptive.enabled", "false")
 daily = spark.table("Sales.Orders").groupBy("day").agg(F.sum("amount").alias("amount"))
 print(daily.count())
 daily.write.mode("overwrite").saveAsTable("sales.daily")
@@ -31,12 +32,14 @@ job=$work/p/job.py
 check "no declaration: advice only" 0 "$planlint" --isolated "$job"
 contains "recomputed-lineage is an info" out "info: \`daily\` is computed from its source 2 times"
 contains "python-row-udf is an info" out "info: \`clean\` is a row-at-a-time Python UDF"
+contains "aqe-disabled is an info" out "info: adaptive query execution turned off"
 lacks "nothing is declared large" out "declared large"
 
 printf '[tool.planlint]\nlarge-tables = ["sales.orders", "s3://lake/events/*"]\n' > "$work/p/pyproject.toml"
 check "declared tables and paths: warnings" 1 "$planlint" "$job"
 contains "a lineage over a declared table (names match in any case)" out "warning: \`daily\` is computed from its source 2 times"
 contains "the message names what was declared" out "(it reads \`sales.orders\`, declared large)"
+contains "AQE off where a shuffle reads a declared table" out "(this file's shuffles read \`sales.orders\`, declared large)"
 contains "a UDF over a path the glob matches" out "(it runs on \`s3://lake/events/*\`, declared large)"
 contains "schema inference over a path the glob matches" out "warning: \`inferSchema\`"
 lacks "a window over a table not declared stays advice" out "warning: window ordered without partitionBy"
