@@ -22,8 +22,9 @@ literally or held in module-level constants. An `info`: the setting costs only j
 small enough to broadcast, and source code does not show sizes (a join of a side that is small by
 construction is reported where it happens, by missing-broadcast, and a plan or event log shows the
 sort-merge joins it causes). A file that joins nothing (no `.join(...)`, no `JOIN` in its SQL) says
-so: the setting costs the joins of whatever runs in that session later. Not reported where it costs
-nothing: test code (a test's session on fixtures), a session on a local master (small data on one
+so: the setting costs the joins of whatever runs in that session later.
+
+Not reported where it costs nothing: test code (a test's session on fixtures), a session on a local master (small data on one
 machine, as for aqe-disabled), a file whose every join is of rows few by construction on both sides
 (`spark.range(100)`, literal rows), a notebook that joins nothing (its session runs nothing else),
 and a threshold set back to a size further down the same function (a benchmark's "before", a plan

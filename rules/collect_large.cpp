@@ -21,7 +21,8 @@ reads the rows of the DataFrame behind it):
 - **Nothing** when the rows are few by construction: a global aggregate (`agg(...)` without
   `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
-  `DESCRIBE`, `SELECT current_user()`, a query of `information_schema`), a `sample` of 5 % or less, a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
+  `DESCRIBE`, `SELECT current_user()`, a query of `information_schema`), a `sample` of 5 % or less, a value per
+  partition (`df.rdd.glom().map(len)`), a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
   bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), a
   function that returns the rows of its parameter (`def to_pandas(df): return df.toPandas()`: a
   conversion helper, its callers choose the rows), and test

@@ -17,7 +17,7 @@ Finds joins where a key is wrapped in `cast(...)` on one side and not on the oth
 have different types (say `int` and `bigint`, or `string` and `int`), so Spark converts one side row
 by row before hashing or sorting. A warning when a scan's `ReadSchema` shows the cast column is a
 `string` (bad values become `null` keys and drop rows), on a side that is not a broadcast join's
-small build side; otherwise an `info`: a numeric cast costs little
+small build side nor an aggregate's output (a row per group); otherwise an `info`: a numeric cast costs little
 per row, and the plan does not always show the type. A cached plan printed again under each scan of
 the cache is looked at once.
 
@@ -80,6 +80,20 @@ std::string read_type(const PlanContext& ctx, const std::string& column) {
   }
   return {};
 }
+// Whether the rows of a join's side come straight from an aggregate (as many as its groups): what
+// lies between moves or reshapes rows, it does not multiply them (projections, filters, exchanges,
+// query stages, engine wrappers of one child).
+bool aggregated(const PlanNode* side) {
+  for (int depth = 0; side != nullptr && depth < 64; ++depth) {
+    if (side->kind == plan::OpKind::aggregate) return true;
+    if (side->kind == plan::OpKind::join || side->kind == plan::OpKind::file_scan ||
+        side->kind == plan::OpKind::local_table_scan || side->kind == plan::OpKind::rdd_scan ||
+        side->kind == plan::OpKind::range || side->children.size() != 1)
+      return false;
+    side = side->children.front();
+  }
+  return false;
+}
 }  // namespace
 
 void check_join_key_cast(PlanContext& ctx) {
@@ -87,15 +101,18 @@ void check_join_key_cast(PlanContext& ctx) {
     const auto* j = n->as<plan::JoinInfo>();
     if (j == nullptr || j->left_keys.size() != j->right_keys.size()) continue;
     std::string pairs;
-    bool from_string = false;
+    bool from_string = false, on_small_side = false;
     for (std::size_t i = 0; i < j->left_keys.size(); ++i) {
       if (is_cast(j->left_keys[i]) == is_cast(j->right_keys[i])) continue;
       pairs += (pairs.empty() ? "`" : ", `") + j->left_keys[i] + " = " + j->right_keys[i] + "`";
       const bool left = is_cast(j->left_keys[i]);
       const std::string& cast = left ? j->left_keys[i] : j->right_keys[i];
-      // The build side of a broadcast join is the small one: a cast there costs little.
-      const bool build_side = j->build_side == (left ? "BuildLeft" : "BuildRight");
-      from_string = from_string || (!build_side && read_type(ctx, cast_column(cast)) == "string");
+      // The build side of a broadcast join is the small one, and an aggregate's output is a row per
+      // group: a cast there costs little.
+      const PlanNode* side = n->children.size() == 2 ? n->children[left ? 0 : 1] : nullptr;
+      const bool small = j->build_side == (left ? "BuildLeft" : "BuildRight") || aggregated(side);
+      on_small_side = on_small_side || small;
+      from_string = from_string || (!small && read_type(ctx, cast_column(cast)) == "string");
     }
     if (pairs.empty()) continue;
     auto& d = ctx.report(*n, "join key cast on one side only (" + pairs + "): the key columns have different types",
@@ -106,7 +123,9 @@ void check_join_key_cast(PlanContext& ctx) {
     // schema shows one. A numeric cast costs little per row; unknown types are not shown.
     if (!from_string) {
       d.severity = Severity::info;
-      d.message += " (the plan does not show a cast from a string)";
+      d.message += on_small_side ? " (on the small side: the broadcast build side or an aggregate's rows, where a "
+                                   "cast costs little)"
+                                 : " (the plan does not show a cast from a string)";
     }
   }
 }

@@ -88,6 +88,50 @@ bool is_runtime_filter(const std::string& c) {
   return false;
 }
 
+// The parts of an OR at the top level of a condition (outside parentheses), or the condition itself.
+std::vector<std::string> disjuncts(const std::string& c) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c[i] == '(') ++depth;
+    if (c[i] == ')') --depth;
+    if (depth == 0 && c.compare(i, 4, " OR ") == 0) {
+      out.push_back(c.substr(start, i - start));
+      start = i + 4;
+    }
+  }
+  out.push_back(c.substr(start));
+  return out;
+}
+
+// Whether one pair of parentheses encloses the whole text: `(a = b)`, not `(a) OR (b)`.
+bool wrapped(const std::string& t) {
+  if (t.size() < 2 || t.front() != '(' || t.back() != ')') return false;
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    if (t[i] == '(') ++depth;
+    if (t[i] == ')' && --depth == 0) return false;
+  }
+  return true;
+}
+
+// Whether a condition compares two columns of the row anywhere a data source filter would have to
+// (a part of an OR that relates two columns makes the whole OR unpushable: `(a = b) OR isnotnull(a)`).
+bool relates_columns(const std::string& c) {
+  for (std::string part : disjuncts(c)) {
+    // `(a = 1 AND b = 2)` is two pushable comparisons; `(a = b)` is not one.
+    while (wrapped(part)) part = part.substr(1, part.size() - 2);
+    for (const auto& each : conjuncts(part)) {
+      if (each.find(" OR ") != std::string::npos) continue;
+      std::set<std::string> names;
+      for (const auto& r : plan::scan_attribute_refs(each)) names.insert(r.name);
+      if (names.size() >= 2) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_pushdown_blocked(PlanContext& ctx) {
@@ -115,6 +159,7 @@ void check_pushdown_blocked(PlanContext& ctx) {
       // Two columns in one condition that is not an OR of its own (`datediff(a, b) > 7`, `a / b > 1.2`):
       // a data source filter compares one column with literals, so nothing could have been pushed.
       if (names.size() >= 2 && c.find(" OR ") == std::string::npos) continue;
+      if (names.size() >= 2 && disjuncts(c).size() > 1 && relates_columns(c)) continue;
       auto covers = [&](const std::string& entry) {
         if (entry.rfind("IsNotNull(", 0) == 0) return false;
         return std::all_of(names.begin(), names.end(), [&](const std::string& nm) { return contains_word(entry, nm); });

@@ -20,8 +20,9 @@ extern const RuleInfo kRddFallback{"SPK206",
                                    Impact::medium,
                                    R"md(## What it does
 Finds two ways work drops out of Spark SQL's optimiser and engine into Python row by row:
-- `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach`, `.keyBy`, `.sortBy` on a DataFrame's RDD (also through a name:
-  `rows = df.rdd` then `rows.map(...)`), and the `rdd...toDF()` round trip back (also
+- `df.rdd.map(...)`, `.flatMap`, `.filter`, `.foreach`, `.keyBy`, `.sortBy`, `.glom()` on a
+  DataFrame's RDD (also through a name, `rows = df.rdd`), `.mapPartitions(f)` whose rows go back
+  to a DataFrame, and the `rdd...toDF()` round trip back (also
   `spark.createDataFrame(df.rdd, schema)`, which sends every row to Python and back only to apply a
   schema). A plain projection
   that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
@@ -37,8 +38,8 @@ note or harmless: a sample table, an MLlib API that needs an RDD); a warning whe
 path the configuration declares large (`large-tables`). Rows built on the driver, a `.take(n)` / `.first()` right after
 the function, and test code are not reported.
 
-`getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` (per-partition set-up, such
-as a connection) are not reported.
+`getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` whose results stay in
+Python (per-partition set-up, such as a connection) are not reported.
 
 In a plan: a `Scan ExistingRDD` whose arguments name `applySchemaToPythonRDD`, the scan of rows a
 Python RDD made (`rdd.toDF()`, `createDataFrame(rdd)`); the formatted explain
@@ -188,11 +189,14 @@ void check_rdd_fallback(SourceContext& ctx) {
                      "(Spark 3.4+).");
     }
   }
-  static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach", "keyBy", "sortBy"};
+  // `glom` hands each partition's rows to Python as one list (every row converted, as a map does);
+  // `mapPartitions` counts only where its rows go back to a DataFrame (`toDF()`): alone, it is the
+  // per-partition set-up it is for.
+  static const util::NameSet row_functions{"map", "flatMap", "filter", "foreach", "keyBy", "sortBy", "glom"};
   // Only the chain's own calls of these are looked at: a chain without one is skipped before its
   // pipeline is built.
   auto looked_at = [&](const pyspark::Link& l) {
-    return l.is_call && (l.name == "mapValues" || row_functions.count(l.name) != 0);
+    return l.is_call && (l.name == "mapValues" || l.name == "mapPartitions" || row_functions.count(l.name) != 0);
   };
   for (const auto& chain : m.chains) {
     if (!has_own_link(chain, looked_at)) continue;
@@ -220,7 +224,7 @@ void check_rdd_fallback(SourceContext& ctx) {
           continue;
         }
       }
-      if (row_functions.count(l.name) == 0 || i == 0) continue;
+      if ((row_functions.count(l.name) == 0 && l.name != "mapPartitions") || i == 0) continue;
       // Applied to the RDD of a DataFrame: the step before is `.rdd`, or the name holds one.
       const pyspark::Link& before = *pipeline[i - 1].link;
       bool on_df_rdd = (!before.is_call && before.name == "rdd" && before.on != pyspark::Link::On::rdd) ||
@@ -239,8 +243,18 @@ void check_rdd_fallback(SourceContext& ctx) {
         back_to_df = back_to_df || pipeline[k].link->name == "toDF";
         collected = collected || (k == i + 1 && pipeline[k].link->name == "collect");
       }
+      if (l.name == "mapPartitions" && !back_to_df) continue;
       std::string msg =
-          "`." + std::string(l.name) + "` on the DataFrame's RDD runs a Python function per row, outside the optimiser";
+          l.name == "glom" ? std::string(
+                                 "`.glom()` on the DataFrame's RDD converts every row to a Python object (a "
+                                 "list per partition), outside the optimiser")
+          : l.name == "mapPartitions"
+              ? std::string(
+                    "`.mapPartitions` on the DataFrame's RDD runs a Python function over every row, outside "
+                    "the optimiser")
+              : "`." + std::string(l.name) +
+                    "` on the DataFrame's RDD runs a Python function per row, outside the "
+                    "optimiser";
       if (back_to_df) msg += ", and `toDF()` converts the rows back";
       if (volume == pyspark::Volume::unknown) msg += " (how many rows is not shown here)";
       auto& d = ctx.report(chain.cell, l.name_pos, msg);

@@ -482,6 +482,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
                                       "unionAll",
                                       "explode",
                                       "flatMap",
+                                      "glom",
                                       "filter",
                                       "where",
                                       "dropDuplicates",
@@ -555,6 +556,13 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     }
     if (n == "filter" || n == "where") {
       if (fact.rows == Rows::large && key_filter(l)) fact = {Rows::unknown, "a lookup", false, true};  // not a scan
+      continue;
+    }
+    // `rdd.glom().map(len)`: a value per partition (as many as partitions, not rows).
+    if (n == "glom" && k + 1 < pipeline.size() && k + 1 < index && pipeline[k + 1].link->is_call &&
+        pipeline[k + 1].link->name == "map") {
+      fact = {Rows::few, "a value per partition"};
+      ++k;
       continue;
     }
     if (n == "explode" || n == "flatMap") {

@@ -49,6 +49,22 @@ std::string string_text(const Expr& e) {
 
 namespace {
 
+// The query in lower case with its words apart: line breaks and tabs as spaces, and a space on each
+// side of `*` (`select *from t` is `select * from t`), so that clauses are found as " from ".
+std::string spaced(const std::string& sql) {
+  std::string l;
+  l.reserve(sql.size() + 8);
+  for (char c : lower(sql)) {
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+    if (c == '*') {
+      l += " * ";
+      continue;
+    }
+    l += c;
+  }
+  return l;
+}
+
 std::string first_word(std::string_view sql) {
   std::size_t i = sql.find_first_not_of(" \t\r\n(");
   if (i == std::string_view::npos) return {};
@@ -67,9 +83,7 @@ RowsFact sql_rows(const std::string& sql) {
       "truncate", "optimize", "vacuum", "list",    "comment", "reset",   "restore", "convert", "copy"};
   if (metadata.count(w) != 0) return {Rows::few, "a `" + w + "` statement"};
   if (w != "select" && w != "with") return {};
-  std::string l = lower(sql);
-  for (char& c : l)
-    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  const std::string l = spaced(sql);
   // The catalog's own tables (`information_schema.tables`, `system.information_schema.columns`): a row
   // per table, column or tag: metadata.
   if (l.find("information_schema.") != std::string::npos) return {Rows::few, "a query of information_schema"};
@@ -128,9 +142,7 @@ RowsFact sql_rows(const std::string& sql) {
 }
 
 std::string single_from(const std::string& sql) {
-  std::string l = lower(sql);
-  for (char& c : l)
-    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  const std::string l = spaced(sql);
   const std::size_t from = l.find(" from ");
   if (from == std::string::npos || l.find(" from ", from + 1) != std::string::npos) return {};
   std::size_t i = l.find_first_not_of(' ', from + 6);
