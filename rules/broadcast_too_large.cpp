@@ -22,7 +22,9 @@ extern const RuleInfo kBroadcastTooLarge{"SPK103",
                                          Impact::high,
                                          R"md(## What it does
 Plans: a `BroadcastExchange` (or its `BroadcastQueryStage`) whose estimated or measured size,
-`Statistics(sizeInBytes=...)`, is over 1 GiB, and a logical `Join` hinted to broadcast a side of
+`Statistics(sizeInBytes=...)`, is over 1 GiB (or whose statistics count more than 67 million rows
+with a size of 0 B, which a native engine prints when it does not measure bytes: 16 bytes a row, the
+smallest a row takes, makes that over 1 GiB), and a logical `Join` hinted to broadcast a side of
 that size (cost-mode explain). PySpark source: `spark.sql.autoBroadcastJoinThreshold` (or
 `spark.sql.adaptive.autoBroadcastJoinThreshold`) set above 1 GiB.
 
@@ -75,6 +77,7 @@ None.
 namespace {
 
 constexpr double kLimit = 1024.0 * 1024 * 1024;  // 1 GiB
+constexpr double kSmallestRow = 16;              // bytes: an UnsafeRow's null bits and one 8-byte field
 constexpr double kSparkRefuses = 8.0 * 1024 * 1024 * 1024;
 
 std::string size_text(double bytes) {
@@ -89,13 +92,22 @@ std::string why(double bytes) {
 
 // The size of what a broadcast exchange sends: its own statistics, its query stage's, or the first
 // statistics below it through operators that keep the rows.
-std::optional<double> broadcast_size(const PlanNode& b) {
-  if (b.stats.size_in_bytes) return b.stats.size_in_bytes;
-  if (b.parent != nullptr && b.parent->kind == OpKind::query_stage && b.parent->stats.size_in_bytes)
-    return b.parent->stats.size_in_bytes;
+// A size of 0 B over rows (`Statistics(sizeInBytes=0.0 B, rowCount=3.85E+8)`, as a native engine's
+// query stage prints it) measures nothing: then `rows` gets the row count instead.
+std::optional<double> broadcast_size(const PlanNode& b, std::optional<std::int64_t>& rows) {
+  auto sized = [&](const PlanNode& n) -> std::optional<double> {
+    if (n.stats.size_in_bytes && *n.stats.size_in_bytes == 0 && n.stats.row_count && *n.stats.row_count > 0) {
+      if (!rows) rows = n.stats.row_count;
+      return std::nullopt;
+    }
+    return n.stats.size_in_bytes;
+  };
+  if (auto s = sized(b)) return s;
+  if (b.parent != nullptr && b.parent->kind == OpKind::query_stage)
+    if (auto s = sized(*b.parent)) return s;
   for (const PlanNode* n = b.children.size() == 1 ? b.children.front() : nullptr; n != nullptr;
        n = n->children.size() == 1 ? n->children.front() : nullptr) {
-    if (n->stats.size_in_bytes) return n->stats.size_in_bytes;
+    if (auto s = sized(*n)) return s;
     if (!is_pass_through(*n)) break;
   }
   return std::nullopt;
@@ -125,7 +137,20 @@ std::optional<double> spark_size(std::string s) {
 void check_broadcast_too_large(PlanContext& ctx) {
   for (const PlanNode* n : ctx.physical_nodes()) {
     if (n->kind != OpKind::broadcast_exchange) continue;
-    auto size = broadcast_size(*n);
+    std::optional<std::int64_t> rows;
+    auto size = broadcast_size(*n, rows);
+    // Only rows counted: at 16 bytes a row (an UnsafeRow's smallest with one field), more than the
+    // limit's worth is too large whatever the fields.
+    if (!size && rows && static_cast<double>(*rows) * kSmallestRow > kLimit) {
+      ctx.report(*n,
+                 fmt::format("broadcast of {:.3g} rows (over {} at the smallest row size; the plan's byte size "
+                             "is 0 B, which measures nothing): the driver collects it and every executor holds a copy",
+                             static_cast<double>(*rows), size_text(kLimit)),
+                 "Do not broadcast this side",
+                 "Drop the broadcast(...) hint or /*+ BROADCAST */ for this side, or lower "
+                 "spark.sql.autoBroadcastJoinThreshold, so Spark shuffles both sides instead.");
+      continue;
+    }
     if (!size || *size <= kLimit) continue;
     ctx.report(*n,
                fmt::format("broadcast of {} ({}): the driver collects it and every executor holds a copy",
