@@ -29,7 +29,9 @@ user `repartition(...)` / `DISTRIBUTE BY` (`REPARTITION_BY_COL`, `REPARTITION_BY
 A hash exchange is also wasted when the data below is already hash-partitioned on exactly the same
 keys across operators that keep that partitioning: aggregates keyed on those keys (final and merge
 steps too) and the `StateStoreRestore` / `StateStoreSave` steps of a streaming aggregation. A
-DISTINCT on `(a, b)` followed by a GROUP BY `a` needs both shuffles and is not reported.
+DISTINCT on `(a, b)` followed by a GROUP BY `a` needs both shuffles and is not reported. As an
+`info`, a global sort's range shuffle gathered into one partition just above (an `orderBy` before a
+window without `partitionBy`, which sorts again): the order and the partitioning are thrown away.
 
 In PySpark source: `repartition(...)` on keys right before a `groupBy`, `join`, `distinct` or
 `dropDuplicates` that shares a key with it (not before a join it already satisfies: pre-partitioning; nor before a
@@ -142,6 +144,26 @@ void check_redundant_shuffle(PlanContext& ctx) {
   for (const PlanNode* upper : ctx.physical_nodes()) {
     const auto* ux = upper->as<ExchangeInfo>();
     if (ux == nullptr || upper->children.size() != 1) continue;
+    // A global sort's range shuffle that a single-partition exchange gathers again (an `orderBy`
+    // before a window without partitionBy, or before a `coalesce`-free single-partition step): the
+    // order and the partitioning are thrown away, and what needs one partition sorts again. Advice:
+    // the plan does not show how many rows moved twice.
+    if (ux->partitioning == Partitioning::single) {
+      const PlanNode* below = descend(upper->children.front(), [](const PlanNode& n) { return is_pass_through(n); });
+      const auto* bx = below == nullptr ? nullptr : below->as<ExchangeInfo>();
+      if (bx != nullptr && bx->partitioning == Partitioning::range && !is_user_repartition(*bx)) {
+        auto& d =
+            ctx.report(*upper,
+                       "rows sorted across partitions by a range shuffle at line " + std::to_string(below->span.line) +
+                           " are gathered into one partition here: the global sort's shuffle is wasted",
+                       "Drop the global sort",
+                       "Remove the `orderBy` / `ORDER BY` before the step that needs one partition (a window "
+                       "without partitionBy sorts by its own ordering), or sort after it.");
+        d.severity = Severity::info;
+        d.related.push_back({ctx.location_of(*below), "first shuffle"});
+      }
+      continue;
+    }
     if (ux->partitioning != Partitioning::hash && ux->partitioning != Partitioning::range) continue;
     bool crossed_work = false;
     const PlanNode* lower = descend(upper->children.front(), [&](const PlanNode& n) {
