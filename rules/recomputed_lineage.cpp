@@ -62,7 +62,9 @@ function of the file that the DataFrame is passed to counts with the actions it 
 parameter (`def check(t): assert t.count() > 0` called as `check(df)` is one `count()` of `df`);
 the lineage of a DataFrame parameter itself is not reported (the caller may have cached it); a
 DataFrame returned by a helper function of the file stands for what the helper reads, unless the
-helper caches it. Streaming DataFrames are not reported.
+helper caches it; and what a function called once (outside loops) returns is used by its caller's
+actions on the result as well (`def build(): df = ...; log(df.count()); return df`, then
+`build().write...`: the lineage runs for the count and again for the write). Streaming DataFrames are not reported.
 
 Severity: `info`, advisory. Source code shows the work done twice, not how large the data is:
 what a second run of a join costs depends on the tables, and blind reviewers of real jobs judged
@@ -616,6 +618,17 @@ class Graph {
           if (const pyspark::Chain* view = view_read(c, l))
             // `df.createOrReplaceTempView("v")`: the reader uses df itself.
             f(view->links.size() == 1 && view->bound != nullptr ? view->bound : view, &c);
+    }
+    // `def build(): df = ...; df.count(); return df` called once, outside loops and outside itself
+    // (`build().write...`): the caller's uses of the result are uses of what the function returned,
+    // within the same run of it. A function called from several places (or in a loop) builds a new
+    // plan at each call: its calls are not added up.
+    for (const auto& [name, calls] : m_.calls_of) {
+      if (calls.size() != 1 || calls.front()->in_loop || calls.front()->function.view() == name) continue;
+      const pyspark::FunctionInfo* fn = m_.function(name);
+      if (fn == nullptr || fn->returns.size() != 1 || fn->framework_entry) continue;
+      const Chain* returned = fn->returns.front();
+      if (returned != nullptr && returned->is_dataframe) f(returned, calls.front());
     }
   }
   // The view registration (the latest before `reader`) whose rows link `l` of `reader` reads.
