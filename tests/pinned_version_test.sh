@@ -119,6 +119,19 @@ lacks "not reported in a bundle project" out "[topandas-without-arrow]"
 check "--isolated reads no project files" 0 "$planlint" --isolated --select topandas-without-arrow dbx/src/jobs/export.py
 contains "reported when isolated" out "[topandas-without-arrow]"
 
+# A repository that holds Databricks notebooks (a .py starting "# Databricks notebook source",
+# anywhere in it outside hidden folders) runs its code on Databricks too; one whose only such file
+# sits in a hidden or installed-package folder does not.
+mkdir -p repo/.git repo/notebooks repo/src/jobs other/.git other/.venv/lib other/src/jobs
+printf '# Databricks notebook source\nprint(1)\n' > repo/notebooks/report.py
+printf '# Databricks notebook source\nprint(1)\n' > other/.venv/lib/vendored.py
+printf '%s' "$topandas" > repo/src/jobs/export.py
+printf '%s' "$topandas" > other/src/jobs/export.py
+check "a repository holding Databricks notebooks: Arrow on" 0 "$planlint" --select topandas-without-arrow repo/src/jobs/export.py
+lacks "not reported in a Databricks repository" out "[topandas-without-arrow]"
+check "a notebook only in a hidden folder does not count" 0 "$planlint" --select topandas-without-arrow other/src/jobs/export.py
+contains "reported outside a Databricks repository" out "[topandas-without-arrow]"
+
 # In parallel, the same report.
 "$planlint" --no-cache -j 1 --select count-for-emptiness . > serial.out 2>&1
 "$planlint" --no-cache -j 3 --select count-for-emptiness . > parallel.out 2>&1

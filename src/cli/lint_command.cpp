@@ -264,13 +264,16 @@ int run_lint(CLI::App& app, LintArgs& a) {
       }
     }
     if (!isolated && lint::is_source_path(name)) {
-      // A file of a Databricks Asset Bundle project (databricks.yml above it) runs on Databricks.
+      // A file of a Databricks Asset Bundle project (databricks.yml above it), or of a repository that
+      // holds Databricks notebooks, runs on Databricks.
       const std::string folder = fs::path(name).parent_path().native();
       const fs::path root = config != nullptr && !forced ? config->root : fs::path();
       auto found = bundle_by_folder.try_emplace(folder + '\0' + root.native());
-      if (found.second)
+      if (found.second) {
+        const fs::path dir = folder.empty() ? fs::path(".") : fs::path(folder);
         found.first->second =
-            project_versions.in_databricks_bundle(folder.empty() ? fs::path(".") : fs::path(folder), root);
+            project_versions.in_databricks_bundle(dir, root) || project_versions.in_databricks_repository(dir, root);
+      }
       if (found.first->second) {
         auto on_databricks = [&] {
           lint::LintOptions o = in.options();

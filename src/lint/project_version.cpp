@@ -473,6 +473,48 @@ bool ProjectVersionFinder::in_databricks_bundle(const fs::path& dir, const fs::p
   return false;
 }
 
+namespace {
+
+// Whether a folder tree holds a Databricks source notebook, looking at no more than `budget` entries.
+bool holds_databricks_notebook(const fs::path& top, int budget) {
+  static constexpr std::string_view kMark = "# Databricks notebook source";
+  std::error_code ec;
+  fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && budget-- > 0; it.increment(ec)) {
+    const std::string name = it->path().filename().native();
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) {
+      if (name.starts_with('.') || name == "node_modules" || name == "site-packages" || name == "__pycache__" ||
+          name == "venv")
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (!name.ends_with(".py") || !it->is_regular_file(type_ec)) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::string head(kMark.size(), '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (in.gcount() == static_cast<std::streamsize>(kMark.size()) && head == kMark) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool ProjectVersionFinder::in_databricks_repository(const fs::path& dir, const fs::path& root) {
+  fs::path d = normal_folder(dir);
+  const fs::path stop = root.empty() ? fs::path() : normal_folder(root);
+  for (int guard = 0; guard < 256 && !d.empty(); ++guard) {
+    if (folder(d).repository_root) {
+      auto [it, fresh] = repositories_.try_emplace(d.native(), false);
+      if (fresh) it->second = holds_databricks_notebook(d, kMaxScanned);
+      return it->second;
+    }
+    if (d == stop || d == d.root_path()) break;
+    d = d.parent_path();
+  }
+  return false;
+}
+
 std::optional<PinnedSpark> ProjectVersionFinder::find(const fs::path& dir, const fs::path& root) {
   fs::path d = normal_folder(dir);
   const fs::path stop = root.empty() ? fs::path() : normal_folder(root);

@@ -54,6 +54,12 @@ class ProjectVersionFinder {
   // Whether a Databricks Asset Bundle (databricks.yml / .yaml) is in a folder at or above `dir`, up
   // to the same limits: the project deploys to Databricks, and its code runs on a Databricks runtime.
   bool in_databricks_bundle(const std::filesystem::path& dir, const std::filesystem::path& root = {});
+  // Whether the repository holding `dir` (the first folder at or above it with `.git`, up to the same
+  // limits) holds a Databricks notebook (a `.py` file that starts `# Databricks notebook source`): its
+  // code is written for, and runs on, a Databricks runtime. Looked for once per repository, in at most
+  // kMaxScanned entries, skipping hidden folders and installed packages.
+  bool in_databricks_repository(const std::filesystem::path& dir, const std::filesystem::path& root = {});
+  static constexpr int kMaxScanned = 50000;
 
  private:
   struct Folder {
@@ -62,7 +68,8 @@ class ProjectVersionFinder {
     bool repository_root = false;    // holds .git
   };
   const Folder& folder(const std::filesystem::path& dir);
-  std::unordered_map<std::string, Folder> folders_;  // by absolute, lexically normal path
+  std::unordered_map<std::string, Folder> folders_;     // by absolute, lexically normal path
+  std::unordered_map<std::string, bool> repositories_;  // in_databricks_repository's answer, by root
 };
 
 }  // namespace planlint::lint
