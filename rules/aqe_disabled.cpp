@@ -83,9 +83,10 @@ never its result. Plans: display-only; remove the setting that turns it off, or 
 `spark.conf.set("spark.sql.adaptive.enabled", "true")`.
 
 ## Options
-`target-spark-version` (for PySpark sources without one, the version the project pins): for
-versions before 3.2, where AQE is off by default, a SparkSession built
-without `spark.sql.adaptive.enabled=true` is reported too, and plan findings say the setting is needed.
+`target-spark-version` (for PySpark sources without one, the version the project pins): for 3.0
+and 3.1, where AQE is off by default, a SparkSession built without `spark.sql.adaptive.enabled=true`
+is reported too (an `info`), and plan findings say the setting is needed. Before 3.0 there is no AQE
+to turn on (2.x's adaptive execution only sized shuffle partitions, as an experiment).
 )md"};
 
 extern const RuleInfo kHardcodedShufflePartitions;
@@ -169,7 +170,9 @@ Shuffles file_shuffles(const pyspark::SourceModel& m, const std::vector<std::str
 // Source: spark.sql.adaptive.enabled set to a literal false; and, for a target Spark version before
 // 3.2 (AQE off by default), a SparkSession built without turning it on.
 void check_aqe_disabled_source(SourceContext& ctx) {
-  if (ctx.options().targets_before(3, 2)) {
+  // Spark 3.0 and 3.1 have AQE, off by default; before 3.0 there is no AQE to turn on (2.x's
+  // adaptive execution only sized shuffle partitions, and was experimental).
+  if (ctx.options().targets_before(3, 2) && !ctx.options().targets_before(3, 0)) {
     bool enabled = false;
     for (const auto& s : ctx.model().settings) {
       std::string v = s.value;
@@ -181,6 +184,7 @@ void check_aqe_disabled_source(SourceContext& ctx) {
       auto& d = ctx.report(c.cell, c.links.back().name_pos,
                            "SparkSession built for Spark " + ctx.options().target_spark_version +
                                ", where AQE is off by default, without spark.sql.adaptive.enabled=true");
+      d.severity = Severity::info;  // advice, as for a setting that turns it off: the cost is the shuffles'
       ctx.attach_fix(d, "Turn AQE on", Applicability::display_only,
                      ".config(\"spark.sql.adaptive.enabled\", \"true\") before .getOrCreate()");
     }

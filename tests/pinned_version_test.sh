@@ -22,6 +22,7 @@ project() {  # project NAME PIN_FILE PIN_TEXT: a repository with one job under j
   printf '%s\n' "$3" > "$1/$2"
 }
 project old requirements.txt 'pyspark==3.1.2'
+project legacy requirements.txt 'pyspark==2.4.8'
 project new pyproject.toml '[project]
 name = "etl"
 dependencies = ["pyspark>=3.5,<4"]'
@@ -59,9 +60,11 @@ grep -q 'if len(new_rows.head(1)) == 0:' fixed-old/jobs/nightly/load.py && grep 
   && echo "ok   --fix: each project its own version" || { echo "FAIL --fix per project"; fails=$((fails+1)); }
 
 # A pin of 3.1 is a target of 3.1 for every rule: AQE is off by default there.
-check "pin 3.1: AQE default advice" 1 "$planlint" --no-cache --select aqe-disabled old
-contains "pin 3.1: AQE default advice" out 'AQE is off by default'
+check "pin 3.1: AQE default advice" 0 "$planlint" --no-cache --select aqe-disabled old
+contains "pin 3.1: AQE default advice, an info" out "info: SparkSession built for Spark 3.1.2, where AQE is off by default"
 check "pin 3.5: no AQE default advice" 0 "$planlint" --no-cache --select aqe-disabled new
+check "pin 2.4: no AQE to turn on" 0 "$planlint" --no-cache --select aqe-disabled legacy
+lacks "pin 2.4: no AQE default advice" out "AQE is off by default"
 
 # The explicit option wins: the command line, then the configuration; --isolated reads no project file.
 check "--target-spark-version wins" 1 "$planlint" --no-cache --select count-for-emptiness --diff --target-spark-version 3.5 old
