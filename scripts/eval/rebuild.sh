@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lays out the production evaluation corpus (manifest.tsv) from local mirrors of the repositories it
 # names, without network: MIRRORS/owner+name/repo is a git directory of each one (what the `fetch`
-# tool or `git clone --mirror` leaves; a clone with a work tree also works). Files land in OUT/SPLIT/owner/name/path, SPLIT from repos.tsv.
+# tool or `git clone --mirror` leaves; a clone with a work tree also works). Files land in OUT/SPLIT/owner/name/path, SPLIT from repos.tsv,
+# with an empty .git folder at each repository's root (what a checkout has: planlint reads project facts up to it).
 # usage: rebuild.sh MIRRORS OUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +13,7 @@ while IFS=$'\t' read -r repo _ _ s _; do split[$repo]=$s; done < <(tail -n +2 "$
 missing=0
 while IFS=$'\t' read -r repo commit path; do
   dest="$out/${split[$repo]}/$repo/$path"
-  mkdir -p "$(dirname "$dest")"
+  mkdir -p "$(dirname "$dest")" "$out/${split[$repo]}/$repo/.git"  # the repository's root, as a checkout marks it
   gitdir="$mirrors/${repo/\//+}/repo"
   [ -d "$gitdir/.git" ] && gitdir="$gitdir/.git"  # a clone with a work tree
   if ! git --git-dir="$gitdir" show "$commit:$path" >"$dest" 2>/dev/null; then
