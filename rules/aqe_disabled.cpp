@@ -172,15 +172,14 @@ Shuffles file_shuffles(const pyspark::SourceModel& m, const std::vector<std::str
 void check_aqe_disabled_source(SourceContext& ctx) {
   // Spark 3.0 and 3.1 have AQE, off by default; before 3.0 there is no AQE to turn on (2.x's
   // adaptive execution only sized shuffle partitions, and was experimental).
-  if (ctx.options().targets_before(3, 2) && !ctx.options().targets_before(3, 0)) {
-    bool enabled = false;
-    for (const auto& s : ctx.model().settings) {
-      std::string v = s.value;
-      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      enabled = enabled || (s.key == "spark.sql.adaptive.enabled" && v == "true");
-    }
+  // Databricks runtimes have it on from 7.3 (Spark 3.0) whatever the version.
+  if (ctx.options().targets_before(3, 2) && !ctx.options().targets_before(3, 0) &&
+      !pyspark::runs_on_databricks(ctx.model()) && !ctx.options().databricks_project) {
+    bool set = false;  // the file sets it either way (false is reported below)
+    for (const auto& s : ctx.model().settings) set = set || s.key == "spark.sql.adaptive.enabled";
     for (const auto& c : ctx.model().chains) {
-      if (enabled || c.links.empty() || c.links.back().name != "getOrCreate") continue;
+      // A session's builder (`SparkSession.builder...getOrCreate()`), not `SparkContext.getOrCreate()`.
+      if (set || !c.is_session || c.links.empty() || c.links.back().name != "getOrCreate") continue;
       auto& d = ctx.report(c.cell, c.links.back().name_pos,
                            "SparkSession built for Spark " + ctx.options().target_spark_version +
                                ", where AQE is off by default, without spark.sql.adaptive.enabled=true");
