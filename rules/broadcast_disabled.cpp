@@ -24,11 +24,11 @@ construction is reported where it happens, by missing-broadcast, and a plan or e
 sort-merge joins it causes). A file that joins nothing (no `.join(...)`, no `JOIN` in its SQL) says
 so: the setting costs the joins of whatever runs in that session later.
 
-Not reported where it costs nothing: test code (a test's session on fixtures), a session on a local master (small data on one
-machine, as for aqe-disabled), a file whose every join is of rows few by construction on both sides
-(`spark.range(100)`, literal rows), a notebook that joins nothing (its session runs nothing else),
-and a threshold set back to a size further down the same function (a benchmark's "before", a plan
-printed without broadcasts).
+Not reported where it costs nothing: test code (a test's session on fixtures), a session on a
+local master (small data on one machine, as for aqe-disabled), a file whose every join is of rows
+few by construction on both sides (`spark.range(100)`, literal rows), a notebook that joins nothing
+(its session runs nothing else), and a threshold set back to a size further down the same function
+(a benchmark's "before", a plan printed without broadcasts).
 
 ## Why is this bad?
 With the threshold at -1 Spark never broadcasts a small table on its own: every join with a lookup
@@ -90,15 +90,17 @@ bool joins_anything(const pyspark::SourceModel& m, bool& small) {
     const std::size_t first = t.find_first_not_of(" \t", start);
     return first < at && t[first] == '#' && t.substr(first, 7) != "# MAGIC";
   };
-  for (const auto& cell : m.file->cells) {
-    const std::string_view t = cell.text;
-    for (std::size_t at = t.find("JOIN"); at != std::string_view::npos; at = t.find("JOIN", at + 1))
-      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t') && !comment(t, at))
-        return !(small = false);
-    for (std::size_t at = t.find("join "); at != std::string_view::npos; at = t.find("join ", at + 1))
-      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t') && !comment(t, at))
-        return !(small = false);
-  }
+  // A word JOIN (or `join `) after a space or a line break, outside comments: a query that joins.
+  auto query_joins = [&](std::string_view t, std::string_view word) {
+    for (std::size_t at = t.find(word); at != std::string_view::npos; at = t.find(word, at + 1))
+      if (at > 0 && (t[at - 1] == ' ' || t[at - 1] == '\n' || t[at - 1] == '\t') && !comment(t, at)) return true;
+    return false;
+  };
+  for (const auto& cell : m.file->cells)
+    if (query_joins(cell.text, "JOIN") || query_joins(cell.text, "join ")) {
+      small = false;  // a query's tables: their size is not shown
+      return true;
+    }
   return any;
 }
 
