@@ -448,7 +448,11 @@ void Analyzer::visit(Node n, int depth) {
     error_path_ += raises;
     once_per_loop_ += once;
     local_branch_ += local;
-    visit(field<"consequence">(n), depth + 1);
+    // `if False:` / `if 0:` / `if None:`: the body never runs (code switched off), so it is not analysed.
+    const Node condition = unparen(field<"condition">(n));
+    const bool never =
+        is<"false">(condition) || is<"none">(condition) || (is<"integer">(condition) && view(condition) == "0");
+    if (!never) visit(field<"consequence">(n), depth + 1);
     error_path_ -= raises;
     once_per_loop_ -= once;
     local_branch_ -= local;
