@@ -108,13 +108,15 @@ bool joins_anything(const pyspark::SourceModel& m, bool& small) {
 
 void check_broadcast_disabled(SourceContext& ctx) {
   const auto& m = ctx.model();
+  auto disabled = [](const pyspark::ConfSetting& s) {
+    return s.key == "spark.sql.autoBroadcastJoinThreshold" && s.literal && !s.value.empty() && s.value.front() == '-';
+  };
+  // The file's joins are read only where it turns broadcasts off (most files do not).
+  if (std::none_of(m.settings.begin(), m.settings.end(), disabled)) return;
   bool small = false;
   const bool joins = joins_anything(m, small);
-  auto threshold = [](const pyspark::ConfSetting& s) {
-    return s.key == "spark.sql.autoBroadcastJoinThreshold" && s.literal && !s.value.empty();
-  };
   for (const auto& s : m.settings) {
-    if (!threshold(s) || s.value.front() != '-') continue;
+    if (!disabled(s)) continue;
     // A test's session runs fixtures, a local one small data on one machine: its settings tune
     // nothing that runs in production. Nor do joins of a few rows built on the driver.
     if (in_test_code(m, s.function) || m.local_master || small) continue;
