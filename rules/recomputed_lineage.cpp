@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -58,11 +59,15 @@ uses already. Uses in different branches of one `if` are not added up, and uses 
 branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway;
 nor do uses after a module-level `dbutils.notebook.exit(...)` or `sys.exit()` (outside any branch or
 loop): they never run. A
-function of the file that the DataFrame is passed to counts with the actions it runs on that
-parameter (`def check(t): assert t.count() > 0` called as `check(df)` is one `count()` of `df`);
-the lineage of a DataFrame parameter itself is not reported (the caller may have cached it); a
-DataFrame returned by a helper function of the file stands for what the helper reads, unless the
-helper caches it; and what a function called once (outside loops) returns is used by its caller's
+function that the DataFrame is passed to counts with the actions it runs on that parameter
+(`def check(t): assert t.count() > 0` called as `check(df)` is one `count()` of `df`), a function of
+the file as well as one of a module of the project that the file imports (`from utils.stats import
+log_size`) or a notebook it runs with `%run`; the lineage of a DataFrame parameter itself is not
+reported (the caller may have cached it); a DataFrame returned by a helper function stands for what
+the helper reads (and shuffles, for a helper of another module that groups, joins or sorts what it
+returns), unless every return of the helper caches it; what a helper of the file returns carries
+the lineage of what it is given unless no return is made of that parameter (a helper that writes
+what it is given and returns a read of the table it wrote: the caller's later uses read the table); and what a function called once (outside loops) returns is used by its caller's
 actions on the result as well (`def build(): df = ...; log(df.count()); return df`, then
 `build().write...`: the lineage runs for the count and again for the write). Streaming DataFrames are not reported.
 
@@ -114,16 +119,10 @@ namespace {
 using pyspark::Chain;
 using pyspark::Link;
 
-const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
 const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
 const util::NameSet kTempViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
                                "createGlobalTempView"};
 const util::NameSet kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json", "dataframe"};
-const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
-                               "parquet", "csv",         "json",
-                               "orc",     "text",        "jdbc",
-                               "append",  "create",      "createOrReplace",
-                               "replace", "overwrite",   "overwritePartitions"};
 
 // The actions a chain runs itself, with their names as the finding writes them.
 constexpr std::pair<std::string_view, std::string_view> kActions[] = {
@@ -132,20 +131,38 @@ constexpr std::pair<std::string_view, std::string_view> kActions[] = {
     {"foreach", "foreach()"},   {"foreachPartition", "foreachPartition()"},
     {"show", "show()"},         {"first", "first()"},
     {"take", "take()"},         {"head", "head()"}};
-// kActions' names, asked about for every call link of every chain.
-const util::NameSet kActionNames = [] {
-  std::array<std::string_view, std::size(kActions)> names;
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kActions[i].first;
-  return util::NameSet(names);
-}();
 
-// An action a chain runs: two pointers (the lineage of a large file reaches a million of these).
+// The action `name` ("count", "write"...) as a link of no file: what a function of another module
+// runs on a parameter (the project's exports say which).
+const Link* imported_link(std::string_view name) {
+  static const std::array<std::string, std::size(kActions) + 1> kNames = [] {
+    std::array<std::string, std::size(kActions) + 1> names;
+    for (std::size_t i = 0; i < std::size(kActions); ++i) names[i] = std::string(kActions[i].first);
+    names.back() = "write";
+    return names;
+  }();
+  static const std::array<Link, std::size(kActions) + 1> kLinks = [] {
+    std::array<Link, std::size(kActions) + 1> links;
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      links[i].name = pyspark::KeptName(&kNames[i]);
+      links[i].is_call = true;
+    }
+    return links;
+  }();
+  for (std::size_t i = 0; i < kNames.size(); ++i)
+    if (kNames[i] == name) return &kLinks[i];
+  return &kLinks.back();  // a write
+}
+
+// An action a chain runs: three pointers (the lineage of a large file reaches a million of these).
 struct Action {
   const Chain* chain;
   const Link* link;  // the action link (or the `write` link); nullptr: display(df)
   // For an action a function of the file runs on a parameter: the call that runs it (the action
-  // happens there, not where the function is written).
+  // happens there, not where the function is written). The call itself (`call == chain`) for an
+  // action a function of another module runs: `link` is then one of imported_link's.
   const Chain* call = nullptr;
+  [[nodiscard]] bool imported() const { return call == chain; }
   // "count()", "write", ...: as the finding writes it.
   [[nodiscard]] std::string_view what() const {
     if (link == nullptr) return "display()";
@@ -157,6 +174,7 @@ struct Action {
   [[nodiscard]] bool preview() const {
     const std::string_view w = what();
     if (w == "show()" || w == "first()" || w == "take()" || w == "head()" || w == "display()") return true;
+    if (imported()) return false;
     const Link* first = chain->links.begin();
     return link != nullptr && link > first && link <= chain->links.end() && (link - 1)->is_call &&
            (link - 1)->name == "limit";
@@ -215,6 +233,15 @@ class Graph {
         continue;
       if (auto a = action(c)) helper_actions_[{c.function.view(), origin->root.view()}].push_back(*a);
     }
+    // ... and those a function of another module of the project runs (its exports say which), at
+    // each call of it: the call is where they run.
+    for (const auto& u : m.chains) {
+      if (!u.root_is_call || u.on_error_path) continue;
+      const pyspark::FunctionInfo* f = m.function(u.root);
+      if (f == nullptr || !f->imported) continue;
+      for (const auto& [param, name] : f->param_actions)
+        imported_actions_[{&u, param}].push_back(Action{&u, imported_link(name), &u});
+    }
   }
 
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
@@ -236,24 +263,7 @@ class Graph {
     if (!c.links.empty() && c.links.front().is_call && c.links.front().name == "display" && c.bound != nullptr &&
         c.bound->is_dataframe)
       return Action{&c, nullptr};
-    for (std::size_t i = 0; i < c.links.size(); ++i) {
-      const Link& l = c.links[i];
-      // Palantir Foundry: `output.write_dataframe(df)` writes df (a TransformOutput, not a DataFrame).
-      if (l.is_call && l.name == "write_dataframe" && !l.args.empty() && l.args[0].value.chain() != nullptr &&
-          l.args[0].value.chain()->is_dataframe)
-        return Action{&c, &l};
-      if (l.on == Link::On::local) break;
-      if ((l.name == "write" && !l.is_call) || (l.name == "writeTo" && l.is_call)) {
-        for (std::size_t k = i + 1; k < c.links.size(); ++k)
-          if (c.links[k].is_call && kWriteEnds.count(c.links[k].name) != 0) return Action{&c, &l};
-        return std::nullopt;
-      }
-      if (!l.is_call) continue;
-      // groupBy(...).count() is an aggregation, not an action.
-      bool grouped = i > 0 && kGroupings.count(c.links[i - 1].name) != 0;
-      if (grouped) continue;
-      if (kActionNames.contains(l.name)) return Action{&c, &l};
-    }
+    if (const Link* l = pyspark::action_link(c)) return Action{&c, l};
     return std::nullopt;
   }
 
@@ -343,17 +353,18 @@ class Graph {
     const Chain* origin = c.origin();
     if (origin->root_is_call)
       if (const pyspark::FunctionInfo* f = m_.function(origin->root); f != nullptr && f->returns_dataframe) {
-        bool cached = false;
+        bool cached = !f->returns.empty();  // every return caches
         for (const Chain* r : f->returns) {
-          cached = cached || caches(*r);
+          cached = cached && caches(*r);
           for (const auto& s : r->pipeline()) {
             read = read || kReads.count(s.link->name) != 0;
             shuffles = shuffles || plans_shuffle(s.link->name.view());
             streaming = streaming || s.link->name == "readStream";
           }
         }
-        if (cached) return false;
-        if (f->returns.empty()) read = true;  // `-> DataFrame` without a visible return: assume a read
+        if (cached || f->returns_cache) return false;
+        if (f->returns.empty()) read = true;        // `-> DataFrame` without a visible return: assume a read
+        shuffles = shuffles || f->returns_shuffle;  // a function of another module that shuffles what it returns
       }
     return !streaming && (read || shuffles);
   }
@@ -423,8 +434,11 @@ class Graph {
       std::vector<Contribution> in_function;
       for (const Action& a : helper_actions(*u, c)) {
         if (!shuffles && !worth_alone(a)) continue;
-        const int n = a.chain->in_loop ? 2 : 1;
-        in_function.push_back({{a.chain->branches.begin(), a.chain->branches.end()}, n, n});
+        const int n = !a.imported() && a.chain->in_loop ? 2 : 1;
+        if (a.imported())
+          in_function.push_back({{}, n, n});
+        else
+          in_function.push_back({{a.chain->branches.begin(), a.chain->branches.end()}, n, n});
         reached.push_back(a);
         reached.back().call = u;
       }
@@ -434,6 +448,7 @@ class Graph {
         uses.push_back({branches_not_in(*u, c), in_helper * times, in_helper * times});
       }
       const std::size_t below = reached.size();
+      if (!carries(*u, c)) continue;
       int r = runs(*u, shuffles, reached, root_loop, depth + 1);
       if (r == 0) continue;
       // Computed once, into the cache; as a fork, one per use (two for a use in a loop). Of the
@@ -468,22 +483,67 @@ class Graph {
   // The actions a call `u` of a function of the file runs on `c` passed to it (positionally or by
   // keyword): the function's actions on that parameter.
   [[nodiscard]] std::span<const Action> helper_actions(const Chain& u, const Chain& c) const {
-    if (!u.root_is_call || helper_actions_.empty()) return {};
+    if (!u.root_is_call || (helper_actions_.empty() && imported_actions_.empty())) return {};
     const pyspark::FunctionInfo* f = m_.function(u.root);
     if (f == nullptr) return {};
+    for (std::string_view param : params_given(u, c, *f)) {
+      if (f->imported) {
+        if (auto it = imported_actions_.find({&u, param}); it != imported_actions_.end()) return it->second;
+      } else if (auto it = helper_actions_.find({u.root.view(), param}); it != helper_actions_.end()) {
+        return it->second;
+      }
+    }
+    return {};
+  }
+
+  // The parameters of function `f` that call `u` passes `c` to (positionally or by keyword).
+  static std::vector<std::string_view> params_given(const Chain& u, const Chain& c, const pyspark::FunctionInfo& f) {
+    std::vector<std::string_view> out;
     std::size_t position = 0;
     for (const auto& a : u.root_args) {
       const bool keyword = !a.keyword.empty();
       std::string_view param;
       if (keyword)
         param = a.keyword;
-      else if (position < f->params.size())
-        param = f->params[position];
+      else if (position < f.params.size())
+        param = f.params[position];
       if (!keyword) ++position;
-      if (a.value.chain() != &c || param.empty()) continue;
-      if (auto it = helper_actions_.find({u.root.view(), param}); it != helper_actions_.end()) return it->second;
+      if (a.value.chain() == &c && !param.empty()) out.push_back(param);
     }
-    return {};
+    return out;
+  }
+
+  // Whether what call `u` returns carries the lineage of `c` passed to it: not when `u` calls a
+  // function of the file whose every return is made of something else (`def temp_save(df, name):
+  // df.write.saveAsTable(name); return spark.table(name)` returns a read of the table written: the
+  // caller's later uses read that, not df's lineage). Unknown functions carry what they are given.
+  [[nodiscard]] bool carries(const Chain& u, const Chain& c) const {
+    if (!u.root_is_call) return true;
+    const pyspark::FunctionInfo* f = m_.function(u.root);
+    if (f == nullptr || f->imported || f->returns.empty()) return true;
+    const std::vector<std::string_view> params = params_given(u, c, *f);
+    if (params.empty()) return true;
+    auto is_param = [&](std::string_view name) {
+      return std::find(params.begin(), params.end(), name) != params.end();
+    };
+    // Whether chain `x` is made of a parameter: it starts from one, or a call or method on its way
+    // is given one (or something made of one).
+    std::function<bool(const Chain&, int)> made_of = [&](const Chain& x, int depth) {
+      if (depth > 8) return true;  // too deep to tell: as unknown functions do, it carries it
+      auto arg = [&](const pyspark::Arg& a) {
+        const Chain* y = a.value.chain();
+        return y != nullptr ? made_of(*y, depth + 1) : is_param(a.value.text());
+      };
+      for (const Chain* h = &x; h != nullptr; h = h->bound) {
+        if (!h->root_is_call && h->bound == nullptr && is_param(h->root.view())) return true;
+        if (h->root_is_call && std::any_of(h->root_args.begin(), h->root_args.end(), arg)) return true;
+        for (const auto& l : h->links)
+          if (std::any_of(l.args.begin(), l.args.end(), arg)) return true;
+      }
+      return false;
+    };
+    return std::any_of(f->returns.begin(), f->returns.end(),
+                       [&](const Chain* r) { return r == nullptr || made_of(*r, 0); });
   }
 
   // Whether use `u` runs again on every turn of a loop that `root_loop` is not in. Not when `u`
@@ -668,6 +728,7 @@ class Graph {
   // large file has hundreds of thousands of uses.
   std::vector<std::pair<std::uintptr_t, std::size_t>> blocks_;  // (address, block number), by address
   std::map<std::pair<std::string_view, std::string_view>, std::vector<Action>> helper_actions_;  // (function, param)
+  std::map<std::pair<const Chain*, std::string_view>, std::vector<Action>> imported_actions_;    // (call, param)
   std::vector<std::uint32_t> first_;
   std::vector<const Chain*> users_;
   using MemoKey = std::tuple<const Chain*, bool, int>;
@@ -867,6 +928,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     };
     // An action in a function of the file: where it is written, and the call that runs it.
     auto where = [&](const Action& a) {
+      if (a.imported()) return line_of(*a.call) + ", in `" + std::string(a.call->root.view()) + "`";
       return a.call == nullptr ? line_of(*a.chain) : line_of(*a.chain) + ", called at " + line_of(*a.call);
     };
     std::string uses;
@@ -918,7 +980,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
       d.message += " (its lineage is a read without a shuffle: each use scans the input again)";
     }
     for (const auto& a : reached) {
-      const pyspark::Pos& p = a.link != nullptr ? a.link->name_pos : a.chain->pos;
+      const pyspark::Pos& p = a.link != nullptr && !a.imported() ? a.link->name_pos : a.chain->pos;
       ctx.add_related(d, a.chain->cell, p, "runs the lineage of `" + name + "` again: " + std::string(a.what()));
     }
     // cache() + unpersist() after the last action, when both edits sit in the definition's block.

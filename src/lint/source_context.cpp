@@ -231,14 +231,6 @@ bool returned_later(const pyspark::SourceModel& m, const pyspark::Chain& c, std:
   return false;
 }
 
-bool plans_shuffle(std::string_view method) {
-  static const util::NameSet kShuffles{
-      "groupBy",         "groupby",   "agg",          "join",        "crossJoin",          "distinct", "dropDuplicates",
-      "drop_duplicates", "orderBy",   "sort",         "repartition", "repartitionByRange", "rollup",   "cube",
-      "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
-  return kShuffles.contains(method);
-}
-
 bool in_test_code(const pyspark::SourceModel& m, const pyspark::Chain& chain) {
   return in_test_code(m, std::string_view(chain.function));
 }

@@ -107,9 +107,7 @@ bool carried_across_turns(const pyspark::SourceModel& m, const pyspark::Chain& c
 // (`return name`, `return name, n`, `return gpd.GeoDataFrame(name, ...)`).
 bool returned_later(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string_view name);
 
-// Whether a DataFrame method plans a shuffle (an exchange): joins, aggregations, distinct, sorts,
-// repartitions, set operations, windows (`over`).
-bool plans_shuffle(std::string_view method);
+using pyspark::plans_shuffle;
 
 // Whether the chain is test code: in a function named test*, or in a file that pytest collects
 // (test_*.py, *_test.py, conftest.py) or under a tests/ or test/ folder. Tests run on fixtures they

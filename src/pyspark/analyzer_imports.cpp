@@ -58,6 +58,14 @@ void Analyzer::use_export(const ModuleExports& from, const std::string& name, co
     m_.nondeterministic_udfs.insert(qualified);
   }
   if (from.dataframe_functions.count(name) != 0) m_.add_function(qualified).returns_dataframe = true;
+  if (auto it = from.functions.find(name); it != from.functions.end()) {
+    FunctionInfo& f = m_.add_function(qualified);
+    f.imported = true;
+    f.params = it->second.params;
+    f.param_actions = it->second.param_actions;
+    f.returns_shuffle = it->second.returns_shuffle;
+    f.returns_cache = it->second.returns_cache;
+  }
   if (auto it = from.literal_sizes.find(name); it != from.literal_sizes.end()) {
     m_.literal_collections.insert(local);
     m_.literal_sizes[local] = it->second;
@@ -69,6 +77,7 @@ void Analyzer::use_all(const ModuleExports& from) {
   for (const auto& u : from.pandas_udfs) use_export(from, u, u, u);
   for (const auto& f : from.dataframe_functions) use_export(from, f, f, f);
   for (const auto& [l, size] : from.literal_sizes) use_export(from, l, l, l);
+  for (const auto& [f, facts] : from.functions) use_export(from, f, f, f);
 }
 
 void Analyzer::use_module(const std::string& module, const std::string& local) {
@@ -79,6 +88,7 @@ void Analyzer::use_module(const std::string& module, const std::string& local) {
   for (const auto& u : from->pandas_udfs) each(u);
   for (const auto& f : from->dataframe_functions) each(f);
   for (const auto& [l, size] : from->literal_sizes) each(l);  // `for c in config.COLUMNS:`
+  for (const auto& [f, facts] : from->functions) each(f);
 }
 
 void Analyzer::load_imports() {

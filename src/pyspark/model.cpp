@@ -53,6 +53,43 @@ const Chain* Chain::origin() const {
   return c;
 }
 
+bool plans_shuffle(std::string_view method) {
+  static const util::NameSet kShuffles{
+      "groupBy",         "groupby",   "agg",          "join",        "crossJoin",          "distinct", "dropDuplicates",
+      "drop_duplicates", "orderBy",   "sort",         "repartition", "repartitionByRange", "rollup",   "cube",
+      "pivot",           "intersect", "intersectAll", "subtract",    "exceptAll",          "over"};
+  return kShuffles.contains(method);
+}
+
+const Link* action_link(const Chain& c) {
+  static const util::NameSet kActions{
+      "count", "collect", "toPandas", "toLocalIterator", "foreach", "foreachPartition", "show",
+      "first", "take",    "head"};
+  static const util::NameSet kGroupings{"groupBy", "groupby", "rollup", "cube", "pivot"};
+  static const util::NameSet kWriteEnds{"save",    "saveAsTable", "insertInto",
+                                        "parquet", "csv",         "json",
+                                        "orc",     "text",        "jdbc",
+                                        "append",  "create",      "createOrReplace",
+                                        "replace", "overwrite",   "overwritePartitions"};
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const Link& l = c.links[i];
+    // Palantir Foundry: `output.write_dataframe(df)` writes df (a TransformOutput, not a DataFrame).
+    if (l.is_call && l.name == "write_dataframe" && !l.args.empty() && l.args[0].value.chain() != nullptr &&
+        l.args[0].value.chain()->is_dataframe)
+      return &l;
+    if (l.on == Link::On::local) break;
+    if ((l.name == "write" && !l.is_call) || (l.name == "writeTo" && l.is_call)) {
+      for (std::size_t k = i + 1; k < c.links.size(); ++k)
+        if (c.links[k].is_call && kWriteEnds.contains(c.links[k].name)) return &l;
+      return nullptr;
+    }
+    if (!l.is_call) continue;
+    if (i > 0 && kGroupings.contains(c.links[i - 1].name)) continue;  // groupBy(...).count(): an aggregation
+    if (kActions.contains(l.name)) return &l;
+  }
+  return nullptr;
+}
+
 bool sets_arrow(const SourceModel& m) {
   // A module that imports the project's session builder hands its Arrow setting on to its own users.
   if (m.imports_arrow) return true;

@@ -331,6 +331,13 @@ struct FunctionInfo {
   bool framework_entry = false;
   std::vector<const Chain*> returns;  // chains returned (`return spark.table(t)...`)
   std::string_view body;              // the source of its body (the first 16 KiB; a view of the cell)
+  // A function of another module of the project (what its exports say; it has no body here): the
+  // actions it runs on its parameters, (parameter, action name as action_link names it: "count",
+  // "write"...), and what the DataFrame it returns does (shuffles; is cached).
+  bool imported = false;
+  std::vector<std::pair<std::string, std::string>> param_actions;
+  bool returns_shuffle = false;
+  bool returns_cache = false;
 };
 
 struct SourceModel {
@@ -498,6 +505,17 @@ bool runs_on_databricks(const SourceModel& m);
 // Whether the file sets spark.sql.execution.arrow.pyspark.enabled (or Spark 2's name) to true, or to a
 // value it cannot read (then it may be on).
 bool sets_arrow(const SourceModel& m);
+
+// Whether a DataFrame method plans a shuffle (an exchange): joins, aggregations, distinct, sorts,
+// repartitions, set operations, windows (`over`).
+bool plans_shuffle(std::string_view method);
+
+// The action a chain runs itself, if any: the link of its first driver result (`count()`,
+// `collect()`, `toPandas()`, `toLocalIterator()`), `show()` / `first()` / `take()` / `head()`,
+// `foreach` / `foreachPartition`, or the `write` / `writeTo` link of a write that ends in a save
+// (`save`, `saveAsTable`, `parquet`...), or a Foundry transform output's `write_dataframe(df)`. Not
+// `groupBy(...).count()` (an aggregation), nor what is called on rows already on the driver.
+const Link* action_link(const Chain& c);
 
 // A file read and analysed, the model pointing into the file (neither moves: held by pointer).
 struct ParsedSource {

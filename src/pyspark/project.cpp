@@ -73,6 +73,34 @@ std::optional<fs::path> module_file(const fs::path& base, std::string_view dotte
   return std::nullopt;
 }
 
+// An action with the if-statement branches around it (Chain::branches).
+struct Branched {
+  std::vector<std::pair<int, int>> path;
+  std::string name;
+};
+
+// The actions of one pass through `items`: those outside any further branch, and of the branches of
+// each if, the one with the most (each counted the same way one level down).
+std::vector<std::string> one_path(std::vector<Branched>& items, std::size_t level) {
+  std::vector<std::string> out;
+  std::map<int, std::map<int, std::vector<Branched>>> by_if;  // if id -> branch -> its actions
+  for (auto& item : items) {
+    if (item.path.size() <= level)
+      out.push_back(std::move(item.name));
+    else
+      by_if[item.path[level].first][item.path[level].second].push_back(std::move(item));
+  }
+  for (auto& [id, branches] : by_if) {
+    std::vector<std::string> most;
+    for (auto& [b, list] : branches) {
+      std::vector<std::string> one = one_path(list, level + 1);
+      if (one.size() > most.size()) most = std::move(one);
+    }
+    for (std::string& name : most) out.push_back(std::move(name));
+  }
+  return out;
+}
+
 }  // namespace
 
 ModuleExports exports_of(const SourceModel& model) {
@@ -80,8 +108,46 @@ ModuleExports exports_of(const SourceModel& model) {
   e.row_udfs = model.udf_names;
   e.pandas_udfs = model.pandas_udf_names;
   e.nondeterministic_udfs = model.nondeterministic_udfs;
-  for (const auto& [name, f] : model.functions)
+  for (const auto& [name, f] : model.functions) {
+    if (f.imported) continue;  // what this module imports itself: its own module exports it
     if (f.returns_dataframe) e.dataframe_functions.insert(name);
+    ExportedFunction out;
+    out.returns_cache = !f.returns.empty();  // every return caches (a default path that does not, does not)
+    for (const Chain* r : f.returns) {
+      out.returns_cache = out.returns_cache && std::any_of(r->links.begin(), r->links.end(), [](const Link& l) {
+                            return l.is_call && (l.name == "cache" || l.name == "persist" || l.name == "checkpoint" ||
+                                                 l.name == "localCheckpoint");
+                          });
+      for (const Step& s : r->pipeline()) out.returns_shuffle = out.returns_shuffle || plans_shuffle(s.link->name);
+    }
+    if (f.returns_dataframe && (out.returns_shuffle || out.returns_cache)) {
+      out.params = f.params;
+      e.functions.emplace(name, std::move(out));
+    }
+  }
+  // The actions each function runs on a parameter (also through names derived from it), where the
+  // job has not failed already (not on an error path); of those in different branches of one if,
+  // one branch's (the one with the most).
+  std::map<std::pair<std::string, std::string>, std::vector<Branched>> found;  // (function, param)
+  for (const Chain& c : model.chains) {
+    if (c.function.empty() || c.on_error_path) continue;
+    const Chain* origin = c.origin();
+    if (origin->root_is_call || origin->function.view() != c.function.view()) continue;
+    const FunctionInfo* f = model.function(c.function);
+    if (f == nullptr || f->imported ||
+        std::find(f->params.begin(), f->params.end(), origin->root.view()) == f->params.end())
+      continue;
+    const Link* a = action_link(c);
+    if (a == nullptr) continue;
+    const bool write = a->name == "write" || a->name == "writeTo" || a->name == "write_dataframe";
+    found[{std::string(c.function.view()), std::string(origin->root.view())}].push_back(
+        {{c.branches.begin(), c.branches.end()}, write ? std::string("write") : std::string(a->name.view())});
+  }
+  for (auto& [key, actions] : found) {
+    ExportedFunction& out = e.functions[key.first];
+    out.params = model.function(key.first)->params;
+    for (std::string& name : one_path(actions, 0)) out.param_actions.emplace_back(key.second, std::move(name));
+  }
   for (const auto& [name, size] : model.literal_sizes)
     if (model.literal_collections.count(name) != 0) e.literal_sizes.emplace(name, size);
   e.databricks = runs_on_databricks(model);

@@ -21,18 +21,28 @@ namespace planlint::pyspark {
 struct SourceModel;
 struct ParsedSource;
 
+// What a function of a module does, for the callers in other files: the actions it runs on its
+// parameters (`def report(df): print(df.count())`) and what the DataFrame it returns does.
+struct ExportedFunction {
+  std::vector<std::string> params;
+  std::vector<std::pair<std::string, std::string>> param_actions;  // (parameter, "count" / "write" / ...)
+  bool returns_shuffle = false;  // a returned DataFrame plans a shuffle (groupBy, join, orderBy...)
+  bool returns_cache = false;    // ... and is cached there
+};
+
 // What a module (or a notebook run with %run) gives the files that use it.
 struct ModuleExports {
-  std::set<std::string, std::less<>> row_udfs;               // names bound to row-at-a-time UDFs
-  std::set<std::string, std::less<>> pandas_udfs;            // names bound to pandas UDFs
-  std::set<std::string, std::less<>> nondeterministic_udfs;  // ... of them, marked asNondeterministic()
-  std::set<std::string, std::less<>> dataframe_functions;    // defs that return a DataFrame
-  std::map<std::string, int, std::less<>> literal_sizes;     // names bound once to a literal collection
+  std::set<std::string, std::less<>> row_udfs;                     // names bound to row-at-a-time UDFs
+  std::set<std::string, std::less<>> pandas_udfs;                  // names bound to pandas UDFs
+  std::set<std::string, std::less<>> nondeterministic_udfs;        // ... of them, marked asNondeterministic()
+  std::set<std::string, std::less<>> dataframe_functions;          // defs that return a DataFrame
+  std::map<std::string, int, std::less<>> literal_sizes;           // names bound once to a literal collection
+  std::map<std::string, ExportedFunction, std::less<>> functions;  // defs with parameter actions or returns
   bool databricks = false;  // runs on Databricks only (runs_on_databricks), so do the files that use it
   bool arrow = false;       // turns Arrow on (a session builder's config), for the sessions of its users
   [[nodiscard]] bool empty() const {
     return row_udfs.empty() && pandas_udfs.empty() && dataframe_functions.empty() && literal_sizes.empty() &&
-           !databricks && !arrow;
+           functions.empty() && !databricks && !arrow;
   }
 };
 
