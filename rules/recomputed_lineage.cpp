@@ -520,9 +520,15 @@ class Graph {
   [[nodiscard]] bool carries(const Chain& u, const Chain& c) const {
     if (!u.root_is_call) return true;
     const pyspark::FunctionInfo* f = m_.function(u.root);
-    if (f == nullptr || f->imported || f->returns.empty()) return true;
+    if (f == nullptr) return true;
     const std::vector<std::string_view> params = params_given(u, c, *f);
     if (params.empty()) return true;
+    // A function of another module that caches what it makes of the parameter: later uses read that.
+    if (f->imported)
+      return std::none_of(params.begin(), params.end(), [&](std::string_view p) {
+        return std::find(f->cached_params.begin(), f->cached_params.end(), p) != f->cached_params.end();
+      });
+    if (f->returns.empty()) return true;
     auto is_param = [&](std::string_view name) {
       return std::find(params.begin(), params.end(), name) != params.end();
     };

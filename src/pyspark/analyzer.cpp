@@ -361,6 +361,7 @@ void Analyzer::handle_assignment(Node n, int depth) {
       }
   } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
     std::string name = "self." + text(field<"attribute">(left));
+    note_constant(name, right, depth);  // `self.COLUMNS = [...]` in __init__: a collection the code shows
     if (chain != nullptr) {
       const_cast<Chain*>(chain)->assigned_to = m_.keep_name(name);
       self_bindings_[name] = chain;
@@ -575,7 +576,9 @@ void Analyzer::visit(Node n, int depth) {
     std::size_t saved = open_scope();
     auto saved_self = std::move(self_bindings_);
     self_bindings_.clear();
+    classes_.emplace_back(text(field<"name">(n)), functions_.size());
     visit(field<"body">(n), depth + 1);
+    classes_.pop_back();
     self_bindings_ = std::move(saved_self);
     close_scope(saved);
     return;

@@ -82,6 +82,14 @@ void Analyzer::note_constant(const std::string& name, Node right, int depth) {
   if (size >= 0) {
     m_.literal_collections.insert(name);
     m_.literal_sizes[name] = size;
+    // A class attribute (`class Job: COLUMNS = [...]`, in the class body, not a method): also what
+    // `self.COLUMNS`, `cls.COLUMNS` and `Job.COLUMNS` read.
+    if (!classes_.empty() && classes_.back().second == functions_.size() && name.find('.') == std::string::npos)
+      for (const std::string& alias : {"self." + name, "cls." + name, classes_.back().first + "." + name})
+        if (assigned_.insert(alias).second) {
+          m_.literal_collections.insert(alias);
+          m_.literal_sizes[alias] = size;
+        }
   }
   if (!functions_.empty() || loop_depth_ > 0 ||
       !(t == "string" || t == "integer" || t == "true" || t == "false" || t == "unary_operator"))
@@ -376,8 +384,15 @@ int Analyzer::spelled_out_turns(Node it) {
   for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
     const std::string_view fn = view(field<"function">(it));
     Node args = field<"arguments">(it);
+    // OrderedDict([("a", 1), ...]) and dict(...) of pairs written out: as many as the pairs.
+    if ((fn == "OrderedDict" || fn == "collections.OrderedDict" || fn == "dict") && named_count(args) >= 1) {
+      int keywords = 0;
+      for (Node a : named_children(args))
+        if (is<"keyword_argument">(a)) ++keywords;
+      if (keywords == static_cast<int>(named_count(args))) return keywords;  // dict(a=1, b=2)
+    }
     if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple" && fn != "set" &&
-         fn != "frozenset") ||
+         fn != "frozenset" && fn != "OrderedDict" && fn != "collections.OrderedDict" && fn != "dict") ||
         named_count(args) != 1)
       break;
     it = unparen(nth_named(args, 0));

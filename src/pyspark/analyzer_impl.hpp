@@ -132,8 +132,11 @@ class Analyzer {
   bool entry_decorated_ = false;  // the def being visited has a framework entry point's decorator
   int next_if_ = 0;
   int next_loop_ = 0;
-  std::map<std::string, int, std::less<>> loop_targets_;            // names a `for` rebinds, to its loop
-  std::vector<KeptName> functions_;                                 // open defs, innermost last
+  std::map<std::string, int, std::less<>> loop_targets_;  // names a `for` rebinds, to its loop
+  std::vector<KeptName> functions_;                       // open defs, innermost last
+  // Open class bodies, innermost last: the class name and how many defs were open around it (its
+  // body proper, not a method, is where functions_ has that size).
+  std::vector<std::pair<std::string, std::size_t>> classes_;
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
   // Names bound to a string in this scope (the last binding): its cell and node, read (as an Expr)
   // only in that cell, while the cell's tree is alive, and only by what asks (spark.sql(name)).

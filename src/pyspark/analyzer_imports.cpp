@@ -63,6 +63,7 @@ void Analyzer::use_export(const ModuleExports& from, const std::string& name, co
     f.imported = true;
     f.params = it->second.params;
     f.param_actions = it->second.param_actions;
+    f.cached_params = it->second.cached_params;
     f.returns_shuffle = it->second.returns_shuffle;
     f.returns_cache = it->second.returns_cache;
   }

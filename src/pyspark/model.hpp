@@ -336,6 +336,7 @@ struct FunctionInfo {
   // "write"...), and what the DataFrame it returns does (shuffles; is cached).
   bool imported = false;
   std::vector<std::pair<std::string, std::string>> param_actions;
+  std::vector<std::string> cached_params;  // parameters it caches: the caller's later uses read the cache
   bool returns_shuffle = false;
   bool returns_cache = false;
 };

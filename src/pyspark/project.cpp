@@ -129,6 +129,7 @@ ModuleExports exports_of(const SourceModel& model) {
   // job has not failed already (not on an error path); of those in different branches of one if,
   // one branch's (the one with the most).
   std::map<std::pair<std::string, std::string>, std::vector<Branched>> found;  // (function, param)
+  std::map<std::string, std::set<std::string>> cached;                         // function -> params it caches
   for (const Chain& c : model.chains) {
     if (c.function.empty() || c.on_error_path) continue;
     const Chain* origin = c.origin();
@@ -137,6 +138,19 @@ ModuleExports exports_of(const SourceModel& model) {
     if (f == nullptr || f->imported ||
         std::find(f->params.begin(), f->params.end(), origin->root.view()) == f->params.end())
       continue;
+    const std::string param(origin->root.view());
+    // The function caches what it makes of the parameter: its own actions and its caller's uses
+    // read the cache, filled once.
+    if (std::any_of(c.links.begin(), c.links.end(), [](const Link& l) {
+          return l.is_call &&
+                 (l.name == "cache" || l.name == "persist" || l.name == "checkpoint" || l.name == "localCheckpoint");
+        })) {
+      cached[std::string(c.function.view())].insert(param);
+      continue;
+    }
+    // Only what it always runs: an action in a branch depends on what the caller asks for
+    // (`if show: df.show()`, `if env == "dev"`).
+    if (!c.branches.empty()) continue;
     const Link* a = action_link(c);
     if (a == nullptr) continue;
     const bool write = a->name == "write" || a->name == "writeTo" || a->name == "write_dataframe";
@@ -144,9 +158,15 @@ ModuleExports exports_of(const SourceModel& model) {
         {{c.branches.begin(), c.branches.end()}, write ? std::string("write") : std::string(a->name.view())});
   }
   for (auto& [key, actions] : found) {
+    if (auto it = cached.find(key.first); it != cached.end() && it->second.count(key.second) != 0) continue;
     ExportedFunction& out = e.functions[key.first];
     out.params = model.function(key.first)->params;
     for (std::string& name : one_path(actions, 0)) out.param_actions.emplace_back(key.second, std::move(name));
+  }
+  for (auto& [function, params] : cached) {
+    ExportedFunction& out = e.functions[function];
+    out.params = model.function(function)->params;
+    out.cached_params.assign(params.begin(), params.end());
   }
   for (const auto& [name, size] : model.literal_sizes)
     if (model.literal_collections.count(name) != 0) e.literal_sizes.emplace(name, size);

@@ -26,8 +26,9 @@ struct ParsedSource;
 struct ExportedFunction {
   std::vector<std::string> params;
   std::vector<std::pair<std::string, std::string>> param_actions;  // (parameter, "count" / "write" / ...)
-  bool returns_shuffle = false;  // a returned DataFrame plans a shuffle (groupBy, join, orderBy...)
-  bool returns_cache = false;    // ... and is cached there
+  std::vector<std::string> cached_params;  // parameters it caches (what it makes of them): read once
+  bool returns_shuffle = false;            // a returned DataFrame plans a shuffle (groupBy, join, orderBy...)
+  bool returns_cache = false;              // ... and is cached there
 };
 
 // What a module (or a notebook run with %run) gives the files that use it.
