@@ -25,7 +25,8 @@ afresh at the top of each turn, or the loop variable itself, is not reported.
 Severity follows the number of projections the code shows: the turns of the loop times the
 `withColumn` calls one turn makes on that DataFrame (of the branches of one `if`, the largest). The
 turns are known for a loop over a collection written out in the code (`for c in ["a", "b"]`,
-`range(5)`, a dict literal's items, `zip` of such lists, a name bound to a literal list, a
+`range(5)`, a dict literal's items, `zip` of such lists, a name bound to a literal list (also a class attribute read as `self.X` or
+`Cls.X`, or `self.x` set to one in a method; `OrderedDict([...])` of pairs), a
 comprehension or set difference over one, also in a project module it imports, or a function
 parameter that every call in the file, or its default, fills with such a list), and for a `while`
 loop whose counter the code shows (`i = 0`, then `while i < 120:` with one `i += 1` in the body and
