@@ -94,7 +94,7 @@ void check_loop_lineage_growth(SourceContext& ctx) {
     if (lineage_cut_in_loop(m, chain.loop, root)) continue;
     for (const auto& l : chain.links) {
       if (!l.is_call || growing.count(l.name) == 0) continue;
-      if (l.name == "select" && l.on == pyspark::Link::On::local) continue;
+      if (l.on == pyspark::Link::On::local) continue;  // a Python set or a pandas frame: not a plan
       if (!reported.insert({chain.loop, root}).second) break;
       std::string kind = l.name == "select" ? "projection" : l.name.rfind("union", 0) == 0 ? "union" : "join";
       auto& d = ctx.report(chain.cell, l.name_pos,

@@ -185,6 +185,7 @@ void Analyzer::run() {
   // pools, grown again by each file's first parse.
   thread_local PythonParser parser;
   load_imports();
+  find_shadowed_definitions();
   for (const Cell& cell : file_.cells) {
     cell_ = &cell;
     if (cell.language == CellLanguage::sql) {
@@ -554,6 +555,7 @@ void Analyzer::visit(Node n, int depth) {
     return;
   }
   if (t == "function_definition") {
+    if (shadowed(n)) return;  // defined again before anything names it: never runs
     // A function body runs later and elsewhere: its bindings do not leak out.
     std::size_t saved = open_scope();
     auto saved_targets = loop_targets_;

@@ -126,6 +126,7 @@ void Analyzer::note_udf_binding(const std::string& name, const Chain& chain) {
 
 void Analyzer::handle_decorated(Node n, int depth) {
   Node def = field<"definition">(n);
+  if (is<"function_definition">(def) && shadowed(def)) return;  // defined again before any use
   std::string fname = is<"function_definition">(def) ? text(field<"name">(def)) : std::string();
   for (Node d : named_children(n)) {
     if (!is<"decorator">(d)) continue;

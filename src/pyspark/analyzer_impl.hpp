@@ -245,6 +245,14 @@ class Analyzer {
   // module uses this thread's parser and tree too), and the notebooks it runs with `%run ./x`,
   // whose definitions it uses as if they were its own cells.
   void load_imports();
+  // Module-level defs that a later def of the same name replaces before anything names them
+  // (analyzer_shadowed.cpp): by (cell, byte of the `def` keyword). Their bodies never run.
+  void find_shadowed_definitions();
+  std::set<std::pair<int, std::uint32_t>> shadowed_;
+  [[nodiscard]] bool shadowed(Node def) const {
+    return !shadowed_.empty() && functions_.empty() && classes_.empty() &&
+           shadowed_.count({cell_->number, node_start(def)}) != 0;
+  }
   [[nodiscard]] const ModuleExports* imported(const std::string& module) const {
     auto it = imports_.find(module);
     return it == imports_.end() ? nullptr : it->second;

@@ -194,10 +194,13 @@ bool pandas_link(const Link& l) {
   return false;
 }
 
-// The module a call's callee comes from is pandas (or a library returning pandas DataFrames):
-// `pd.read_csv(...)`, `pd.get_dummies(...)`, Fabric's `fabric.read_table(...)`.
+// The module a call's callee comes from is pandas (or a library returning pandas DataFrames), or
+// another library whose frames and queries live on the driver, not in Spark: `pd.read_csv(...)`,
+// `pd.get_dummies(...)`, Fabric's `fabric.read_table(...)`, `pl.DataFrame(...)`, sqlglot's
+// `exp.select(...).join(...)` (a SQL builder).
 bool pandas_module(std::string_view qualified) {
-  for (std::string_view m : {"pandas.", "sempy.", "numpy."})
+  for (std::string_view m :
+       {"pandas.", "sempy.", "numpy.", "polars.", "geopandas.", "dask.", "modin.", "duckdb.", "pyarrow.", "sqlglot."})
     if (qualified.substr(0, m.size()) == m) return true;
   return false;
 }
@@ -340,6 +343,17 @@ void Analyzer::classify(Chain& c) {
   }
   if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") kind = Kind::dataframe;
   if (c.root_is_call && pandas_module(m_.qualify(c.root, qualify_buffer_))) local = true;
+  // Python's own collections and values (`set()`, `dict(...)`, `sorted(x)`): on the driver, whatever
+  // methods they share with a DataFrame (`s.union(t)`), unless the file defines a function of that name.
+  // (Not `filter`, `sum`, `max`...: PySpark's functions of those names come with a star import.)
+  static const util::NameSet kBuiltins{"set",   "frozenset", "list",      "dict", "tuple",     "str",
+                                       "float", "sorted",    "enumerate", "zip",  "bytearray", "range"};
+  if (c.root_is_call && kBuiltins.contains(c.root) && m_.function(c.root) == nullptr && !m_.has_import(c.root))
+    local = true;
+  // `pd.DataFrame(...)`, `pl.read_csv(...)`: a module's function reached as a method of its name.
+  if (!c.root_is_call && b == nullptr && !c.links.empty() && c.links.front().is_call && m_.has_import(c.root) &&
+      pandas_module(std::string(m_.qualify(c.root, qualify_buffer_)) + "."))
+    local = true;
   if (c.root_is_call) {
     if (const FunctionInfo* f = m_.function(c.root); f != nullptr && f->returns_dataframe) {
       if (returns_local_argument(c, *f))

@@ -1,0 +1,103 @@
+// Module-level functions defined again before anything uses them: the first definition never runs.
+// A notebook often carries an older copy of a helper in an earlier cell, redefined further down
+// before its first call; what the older copy's body does is not the program's.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pyspark/analyzer_impl.hpp"
+
+namespace planlint::pyspark::detail {
+
+namespace {
+
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Whether `name` occurs in `text` as a whole word.
+bool mentions(std::string_view text, std::string_view name) {
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const bool before = at > 0 && word_char(text[at - 1]);
+    const bool after = at + name.size() < text.size() && word_char(text[at + name.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// A `def name(` (or `async def name(`) at the start of a line: the name, else empty.
+std::string_view defined_name(std::string_view line) {
+  if (line.substr(0, 6) == "async ") line.remove_prefix(6);
+  if (line.substr(0, 4) != "def ") return {};
+  line.remove_prefix(4);
+  while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+  std::size_t n = 0;
+  while (n < line.size() && word_char(line[n])) ++n;
+  return n > 0 && n < line.size() && (line[n] == '(' || line[n] == ' ') ? line.substr(0, n) : std::string_view{};
+}
+
+}  // namespace
+
+void Analyzer::find_shadowed_definitions() {
+  // Where each module-level def starts and where its body ends (the next line at column 0 that is
+  // code), over the Python cells in order; what lies between a def's end and the next def of the
+  // same name is searched for the name.
+  struct Def {
+    int cell;
+    std::uint32_t start;     // the `def` keyword's byte in the cell
+    std::size_t body_end;    // in `all`, the whole text of the Python cells one after another
+    std::size_t line_start;  // in `all`
+  };
+  std::string all;
+  std::map<std::string, std::vector<Def>, std::less<>> defs;
+  std::vector<std::pair<std::string, std::size_t>> open;  // defs whose body has not ended yet
+  bool decorator = false;                                 // the last line at column 0 was a decorator
+  for (const Cell& cell : file_.cells) {
+    if (cell.language != CellLanguage::python) continue;
+    if (cell.text.find("def ") == std::string::npos) {
+      all += cell.text;
+      all += '\n';
+      continue;
+    }
+    const std::string_view text = cell.text;
+    for (std::size_t at = 0; at < text.size();) {
+      std::size_t nl = text.find('\n', at);
+      if (nl == std::string_view::npos) nl = text.size();
+      const std::string_view line = text.substr(at, nl - at);
+      const bool code_at_column_0 = !line.empty() && line.front() != ' ' && line.front() != '\t' &&
+                                    line.front() != '#' && line.front() != '\r' && line.front() != ')';
+      if (code_at_column_0) {
+        for (const auto& [name, index] : open) defs[name][index].body_end = all.size();
+        open.clear();
+        // A decorated def is used where it is defined (`@dlt.table` registers it, `@udf` wraps it):
+        // never shadowed.
+        const bool decorated = decorator;
+        decorator = line.front() == '@';
+        if (const std::string_view name = defined_name(line); !name.empty() && !decorated) {
+          const std::size_t keyword = line.find("def ");
+          auto& list = defs[std::string(name)];
+          list.push_back({cell.number, static_cast<std::uint32_t>(at + keyword), all.size() + line.size(), all.size()});
+          open.emplace_back(std::string(name), list.size() - 1);
+        }
+      }
+      all.append(line);
+      all += '\n';
+      at = nl + 1;
+    }
+    for (const auto& [name, index] : open) defs[name][index].body_end = all.size();
+    open.clear();
+  }
+  for (const auto& [name, list] : defs)
+    for (std::size_t i = 0; i + 1 < list.size(); ++i) {
+      const Def& d = list[i];
+      const Def& next = list[i + 1];
+      if (next.line_start < d.body_end) continue;
+      if (!mentions(std::string_view(all).substr(d.body_end, next.line_start - d.body_end), name))
+        shadowed_.insert({d.cell, d.start});
+    }
+}
+
+}  // namespace planlint::pyspark::detail
