@@ -131,6 +131,24 @@ enum class Input {
   unknown,  // one path, a variable: how much data it names is not shown
   many,     // a wildcard, or a list of paths: many files, all read once more to infer
 };
+// Whether a path expression names the code's own folder: a word of it is a name bound to one
+// (`HERE + "/lookup.csv"`, `os.path.join(BASE_DIR, "data.csv")`).
+bool mentions_code_path(const pyspark::SourceModel& m, std::string_view text) {
+  if (m.code_paths.empty()) return false;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.'; };
+  for (std::size_t i = 0; i < text.size();) {
+    if (!word(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && word(text[j])) ++j;
+    if (m.code_paths.count(text.substr(i, j - i)) != 0) return true;
+    i = j;
+  }
+  return false;
+}
+
 Input input_of(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline, std::size_t from) {
   static const util::NameSet kLoads{"csv", "json", "load", "text"};
   for (std::size_t i = from + 1; i < pipeline.size(); ++i) {
@@ -146,7 +164,7 @@ Input input_of(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& 
       if (pyspark::small_by_construction(pyspark::rows_before(m, rows_pipeline, rows_pipeline.size()).rows))
         return Input::small;
     }
-    if (e.text().find("__file__") != std::string_view::npos) return Input::small;
+    if (e.text().find("__file__") != std::string_view::npos || mentions_code_path(m, e.text())) return Input::small;
     if (const auto p = e.string_value(); p && std::string_view(*p).find_first_of("*?[{") != std::string_view::npos)
       return Input::many;
     // One commit file of a Delta table's transaction log (`.../_delta_log/00000000000000000000.json`):

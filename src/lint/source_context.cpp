@@ -74,9 +74,17 @@ bool is_python_udf_call(const pyspark::SourceModel& m, const pyspark::Expr& e) {
 
 std::vector<std::string> column_args(const pyspark::Link& link) {
   std::vector<std::string> out;
+  const bool repartition = link.name == "repartition" || link.name == "repartitionByRange";
+  bool first = true;
   for (const auto& a : link.args) {
     if (!a.keyword.empty() && a.keyword != "cols" && a.keyword != "on" && a.keyword != "subset") continue;
     if (a.value.int_value()) continue;
+    // repartition(numPartitions, *cols): a first argument that is not a name written out or a
+    // column (`sc.defaultParallelism`, `n_parts`) is the number of partitions.
+    const bool number = repartition && first && a.keyword.empty() && !a.value.string_value() &&
+                        a.value.kind() != "call" && a.value.kind() != "list";
+    if (a.keyword.empty()) first = false;
+    if (number) continue;
     for (const auto& c : a.value.column_names()) out.emplace_back(c);
   }
   return out;

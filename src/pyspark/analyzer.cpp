@@ -311,6 +311,7 @@ void Analyzer::handle_assignment(Node n, int depth) {
   if (is<"identifier">(left)) {
     std::string name = text(left);
     note_constant(name, right, depth);
+    note_code_path(name, right);
     if (is<"integer">(right)) try {
         integers_.insert_or_assign(name,
                                    std::make_pair(std::stoll(text(right), nullptr, 0),

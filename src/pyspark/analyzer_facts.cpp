@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
@@ -309,6 +310,45 @@ void Analyzer::note_whole_statement(Node n, int depth) {
   const_cast<Chain*>(c)->whole_statement = p;
 }
 
+std::optional<long long> Analyzer::int_constant(Node n, int depth) const {
+  // An integer the code spells out: a literal, a name bound to one in this function or at module level
+  // (`max_index = 10`), or a sum, difference or product of such (`max_index + 1`).
+  n = unparen(n);
+  if (depth > 8) return std::nullopt;
+  if (is<"integer">(n)) try {
+      return std::stoll(text(n), nullptr, 0);
+    } catch (...) {
+      return std::nullopt;
+    }
+  if (is<"identifier">(n)) {
+    const std::string_view name = view(n);
+    auto it = integers_.find(name);
+    const std::string_view here = functions_.empty() ? std::string_view() : std::string_view(functions_.back());
+    if (it == integers_.end() || (it->second.second != here && !it->second.second.empty())) return std::nullopt;
+    // A counter (`count += 1` anywhere in the cell, or a loop's target) is not a constant.
+    if (loop_targets_.count(name) != 0) return std::nullopt;
+    for (std::size_t at = src_.find(name); at != std::string_view::npos; at = src_.find(name, at + 1)) {
+      std::size_t k = at + name.size();
+      while (k < src_.size() && src_[k] == ' ') ++k;
+      if (k + 1 < src_.size() && src_[k + 1] == '=' &&
+          std::string_view("+-*/%").find(src_[k]) != std::string_view::npos &&
+          (at == 0 || !(std::isalnum(static_cast<unsigned char>(src_[at - 1])) != 0 || src_[at - 1] == '_')))
+        return std::nullopt;
+    }
+    return it->second.first;
+  }
+  if (is<"binary_operator">(n) && child_count(n) == 3) {
+    const auto a = int_constant(field<"left">(n), depth + 1);
+    const auto b = int_constant(field<"right">(n), depth + 1);
+    if (!a || !b || std::llabs(*a) > 1'000'000'000LL || std::llabs(*b) > 1'000'000'000LL) return std::nullopt;
+    const std::string_view op = view(nth_child(n, 1));
+    if (op == "+") return *a + *b;
+    if (op == "-") return *a - *b;
+    if (op == "*") return *a * *b;
+  }
+  return std::nullopt;
+}
+
 int Analyzer::counted_while_turns(Node n) const {
   Node cond = unparen(field<"condition">(n));
   if (!is<"comparison_operator">(cond) || named_count(cond) != 2 || child_count(cond) != 3) return -1;
@@ -430,12 +470,9 @@ int Analyzer::spelled_out_turns(Node it) {
   Node args = field<"arguments">(it);
   std::vector<long long> v;
   for (Node a : named_children(args)) {
-    if (!is<"integer">(a)) return -1;
-    try {
-      v.push_back(std::stoll(text(a)));
-    } catch (...) {
-      return -1;
-    }
+    const std::optional<long long> n = int_constant(a, 0);
+    if (!n) return -1;
+    v.push_back(*n);
   }
   if (v.size() == 1) return static_cast<int>(std::max(0LL, std::min(v[0], 1'000'000LL)));
   if (v.size() == 2) return static_cast<int>(std::max(0LL, std::min(v[1] - v[0], 1'000'000LL)));

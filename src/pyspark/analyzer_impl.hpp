@@ -248,6 +248,11 @@ class Analyzer {
   // Module-level defs that a later def of the same name replaces before anything names them
   // (analyzer_shadowed.cpp): by (cell, byte of the `def` keyword). Their bodies never run.
   void find_shadowed_definitions();
+  // `HERE = os.path.dirname(__file__)`, `DATA = HERE / "data"`: a name for a path of the code's own
+  // folder (SourceModel::code_paths); any other binding of the name forgets it.
+  void note_code_path(const std::string& name, Node right);
+  // An integer the code spells out (a literal, a name bound to one, `n + 1`), else nothing.
+  [[nodiscard]] std::optional<long long> int_constant(Node n, int depth) const;
   std::set<std::pair<int, std::uint32_t>> shadowed_;
   [[nodiscard]] bool shadowed(Node def) const {
     return !shadowed_.empty() && functions_.empty() && classes_.empty() &&

@@ -67,6 +67,10 @@ void Analyzer::use_export(const ModuleExports& from, const std::string& name, co
     f.returns_shuffle = it->second.returns_shuffle;
     f.returns_cache = it->second.returns_cache;
   }
+  if (from.code_paths.count(name) != 0) {
+    m_.code_paths.insert(local);
+    m_.code_paths.insert(qualified);
+  }
   if (auto it = from.literal_sizes.find(name); it != from.literal_sizes.end()) {
     m_.literal_collections.insert(local);
     m_.literal_sizes[local] = it->second;
@@ -79,6 +83,7 @@ void Analyzer::use_all(const ModuleExports& from) {
   for (const auto& f : from.dataframe_functions) use_export(from, f, f, f);
   for (const auto& [l, size] : from.literal_sizes) use_export(from, l, l, l);
   for (const auto& [f, facts] : from.functions) use_export(from, f, f, f);
+  for (const auto& p : from.code_paths) use_export(from, p, p, p);
 }
 
 void Analyzer::use_module(const std::string& module, const std::string& local) {
@@ -90,6 +95,7 @@ void Analyzer::use_module(const std::string& module, const std::string& local) {
   for (const auto& f : from->dataframe_functions) each(f);
   for (const auto& [l, size] : from->literal_sizes) each(l);  // `for c in config.COLUMNS:`
   for (const auto& [f, facts] : from->functions) each(f);
+  for (const auto& p : from->code_paths) each(p);  // `config.HERE`
 }
 
 void Analyzer::load_imports() {

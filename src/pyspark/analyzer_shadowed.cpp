@@ -1,6 +1,7 @@
-// Module-level functions defined again before anything uses them: the first definition never runs.
-// A notebook often carries an older copy of a helper in an earlier cell, redefined further down
-// before its first call; what the older copy's body does is not the program's.
+// What the code's text says beyond its statements' meaning: module-level functions defined again
+// before anything uses them (the first definition never runs: a notebook often carries an older
+// copy of a helper in an earlier cell, redefined further down before its first call), and names for
+// the code's own folder (`HERE = os.path.dirname(__file__)`).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -98,6 +99,17 @@ void Analyzer::find_shadowed_definitions() {
       if (!mentions(std::string_view(all).substr(d.body_end, next.line_start - d.body_end), name))
         shadowed_.insert({d.cell, d.start});
     }
+}
+
+void Analyzer::note_code_path(const std::string& name, Node right) {
+  const std::string_view value = view(right);
+  bool path = value.find("__file__") != std::string_view::npos;
+  for (auto it = m_.code_paths.begin(); !path && it != m_.code_paths.end(); ++it)
+    path = *it != name && mentions(value, *it);
+  if (path)
+    m_.code_paths.insert(name);
+  else if (!m_.code_paths.empty())
+    m_.code_paths.erase(name);
 }
 
 }  // namespace planlint::pyspark::detail

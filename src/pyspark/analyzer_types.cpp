@@ -326,6 +326,12 @@ void Analyzer::classify(Chain& c) {
   if (!c.root_is_call && (c.root == "sc" || c.root == "sparkContext")) kind = Kind::context;
   if (c.root_is_call && c.root.find("SparkContext") != std::string::npos) kind = Kind::context;
   bool local = b != nullptr && b->ends_local;  // pdf = df.toPandas(); pdf.join(...) is pandas
+  // `", ".join(names)`, `"{} rows".format(n)`: methods of a string written out.
+  if (!c.root_is_call && !c.root.empty()) {
+    const std::string_view r = c.root.view();
+    const std::size_t quote = r.find_first_of("'\"");
+    if (quote != std::string_view::npos && quote <= 2 && r.find_first_not_of("rRbBfFuU") >= quote) local = true;
+  }
   // df.amount, df.amount.isNull(): an attribute that no DataFrame has names one of its columns.
   if (b != nullptr && !local && b->is_dataframe && !c.links.empty() && !c.links.front().is_call &&
       !kDataFrameAttributes.contains(c.links.front().name)) {
@@ -416,6 +422,16 @@ void Analyzer::classify(Chain& c) {
         if ((name & kToDFName) != 0) kind = Kind::dataframe;
         break;
       case Kind::unknown:
+        // `self.spark.read...`, `ctx.data.spark.table(...)`: a session held as an attribute, read from.
+        if (!c.links[i].is_call &&
+            (c.links[i].name == "spark" || c.links[i].name == "spark_session" || c.links[i].name == "sparkSession") &&
+            i + 1 < c.links.size() &&
+            (c.links[i + 1].name == "read" || c.links[i + 1].name == "readStream" ||
+             (c.links[i + 1].is_call && (c.links[i + 1].name == "table" || c.links[i + 1].name == "sql" ||
+                                         c.links[i + 1].name == "createDataFrame")))) {
+          kind = Kind::session;
+          break;
+        }
         if ((name & kRddName) != 0 && !c.links[i].is_call) {
           kind = Kind::rdd;
           of_dataframe = true;

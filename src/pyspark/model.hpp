@@ -365,6 +365,9 @@ struct SourceModel {
   std::set<std::string, std::less<>>
       literal_collections;                                // names bound once, to a list, dict, tuple or set written out
   std::map<std::string, int, std::less<>> literal_sizes;  // items of each literal collection (also imported ones)
+  // Names bound to a path of the code's own folder (`HERE = os.path.dirname(__file__)`, or made of
+  // such a name), also imported ones: files there ship with the code.
+  std::set<std::string, std::less<>> code_paths;
   std::set<std::string, std::less<>> pandas_udf_names;
   std::set<std::string, std::less<>> nondeterministic_udfs;    // UDF names bound to a udf(...).asNondeterministic()
   std::map<std::string, FunctionInfo, std::less<>> functions;  // by name (add with add_function)

@@ -170,6 +170,7 @@ ModuleExports exports_of(const SourceModel& model) {
   }
   for (const auto& [name, size] : model.literal_sizes)
     if (model.literal_collections.count(name) != 0) e.literal_sizes.emplace(name, size);
+  e.code_paths = model.code_paths;
   e.databricks = runs_on_databricks(model);
   e.arrow = sets_arrow(model);
   return e;

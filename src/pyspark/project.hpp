@@ -39,11 +39,12 @@ struct ModuleExports {
   std::set<std::string, std::less<>> dataframe_functions;          // defs that return a DataFrame
   std::map<std::string, int, std::less<>> literal_sizes;           // names bound once to a literal collection
   std::map<std::string, ExportedFunction, std::less<>> functions;  // defs with parameter actions or returns
+  std::set<std::string, std::less<>> code_paths;                   // names bound to a path of the code's folder
   bool databricks = false;  // runs on Databricks only (runs_on_databricks), so do the files that use it
   bool arrow = false;       // turns Arrow on (a session builder's config), for the sessions of its users
   [[nodiscard]] bool empty() const {
     return row_udfs.empty() && pandas_udfs.empty() && dataframe_functions.empty() && literal_sizes.empty() &&
-           functions.empty() && !databricks && !arrow;
+           functions.empty() && code_paths.empty() && !databricks && !arrow;
   }
 };
 
