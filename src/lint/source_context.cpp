@@ -300,6 +300,8 @@ bool carried_across_turns(const pyspark::SourceModel& m, const pyspark::Chain& c
     if (b->root_is_loop_target) return false;
     b = b->bound;
   }
+  // Followed as far as the walk goes (a long run of rebindings): where it comes from is not in sight.
+  if (b != nullptr) return false;
   return true;  // never bound in this scope: a parameter or a global, carried from turn to turn
 }
 
