@@ -22,8 +22,9 @@ reads the rows of the DataFrame behind it):
   `groupBy`, `select(F.min(...))`, `selectExpr("sum(x)")`, `SELECT count(*) FROM t`), `limit(n)`, data
   built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
   `DESCRIBE`, `SELECT current_user()`, a query of `information_schema`), a `sample` of 5 % or less, a value per
-  partition (`df.rdd.glom().map(len)`), a grouped aggregate, `distinct()` values or `dropDuplicates(keys)` (one row per key,
-  bounded by what the author knows of the keys), `collect()[0]` (the code expects one row), a
+  partition (`df.rdd.glom().map(len)`), a grouped aggregate, `distinct()` or `dropDuplicates()` of selected columns (one row per
+  key, bounded by what the author knows of the keys; a `dropDuplicates(["id"])` of whole rows keeps
+  a row per entity and counts as the rows it deduplicates), `collect()[0]` (the code expects one row), a
   function that returns the rows of its parameter (`def to_pandas(df): return df.toPandas()`: a
   conversion helper, its callers choose the rows), and test
   code (functions named `test*`, files pytest collects, `tests/` and `testing/`

@@ -537,8 +537,9 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "a " + std::string(n.view())};
       continue;
     }
-    // distinct() of selected columns, dropDuplicates(subset) (a row per key of the subset) or
-    // dropDuplicates() of selected columns: one row per distinct key.
+    // distinct() or dropDuplicates() of selected columns: one row per distinct key. (dropDuplicates
+    // of whole rows by a key subset keeps a row per entity: `dropDuplicates(["message_id"])` of a
+    // mail extract is as many rows as there are messages.)
     const bool dedup = n == "dropDuplicates" || n == "drop_duplicates";
     // The select of the key columns may come a filter or a rename before (`select("year")
     // .filter(...).distinct()`): those keep the columns the distinct rows are made of.
@@ -550,7 +551,7 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
           before != "withColumnRenamed")
         break;
     }
-    if (((n == "distinct" || dedup) && after_select) || (dedup && !l.args.empty())) {
+    if ((n == "distinct" || dedup) && after_select) {
       if (fact.rows == Rows::unknown || fact.rows == Rows::large) fact = {Rows::grouped, "distinct values"};
       continue;
     }
