@@ -19,7 +19,9 @@ extern const RuleInfo kSingleFileWrite{"SPK402",
                                        Impact::medium,
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
-place, such as `select` or `withColumn`). An `info`: one task writing everything costs what the
+place, such as `select` or `withColumn`), also of an AWS Glue DynamicFrame written with
+`glueContext.write_dynamic_frame.from_options(frame=...)` / `from_catalog` (through `resolveChoice`,
+`apply_mapping`, `drop_fields`, `select_fields`, `rename_field`). An `info`: one task writing everything costs what the
 data's size is, and the code does not show it (a read of a table or files is as often a few
 thousand rows as a large input). The message says what the code shows of the rows: a read of a table
 or files that nothing aggregates, limits or filters to a key (or a join with one), or rows whose

@@ -93,7 +93,10 @@ std::vector<std::string> column_args(const pyspark::Link& link) {
 bool keeps_partitioning(std::string_view m) {
   return m == "filter" || m == "where" || m == "select" || m == "withColumn" || m == "withColumns" || m == "drop" ||
          m == "cache" || m == "persist" || m == "alias" || m == "selectExpr" || m == "sortWithinPartitions" ||
-         m == "withColumnRenamed" || m == "hint";
+         m == "withColumnRenamed" || m == "hint" ||
+         // an AWS Glue DynamicFrame's per-record steps
+         m == "resolveChoice" || m == "apply_mapping" || m == "drop_fields" || m == "select_fields" ||
+         m == "rename_field";
 }
 
 const pyspark::Step* previous_step(const std::vector<pyspark::Step>& pipeline, std::size_t index) {

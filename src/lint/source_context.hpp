@@ -80,15 +80,30 @@ bool has_own_link(const pyspark::Chain& chain, Pred&& pred) {
 
 // Every `.write` / `.writeTo` of the file with the step that feeds it (previous_step):
 // f(pipeline, index of the write, that step). single-file-write and small-files-write read these.
+// Also AWS Glue's writes of a DynamicFrame (`glueContext.write_dynamic_frame.from_options(frame=dyf,
+// ...)`, `from_catalog`, `from_jdbc_conf`): the pipeline is then the frame's, followed by the write's links.
 template <typename F>
 void for_each_write(const pyspark::SourceModel& m, F&& f) {
-  auto is_write = [](const pyspark::Link& w) { return !w.is_call && (w.name == "write" || w.name == "writeTo"); };
+  auto is_write = [](const pyspark::Link& w) {
+    return !w.is_call && (w.name == "write" || w.name == "writeTo" || w.name == "write_dynamic_frame");
+  };
   for (const auto& chain : m.chains) {
     if (!has_own_link(chain, is_write)) continue;
     auto pipeline = chain.pipeline();
     for (std::size_t i = pipeline.size() - chain.links.size(); i < pipeline.size(); ++i) {
       const pyspark::Link& w = *pipeline[i].link;
       if (!is_write(w)) continue;
+      if (w.name == "write_dynamic_frame") {
+        // The frame written: the `frame=` argument of the call after it.
+        if (i + 1 >= pipeline.size() || !pipeline[i + 1].link->is_call) continue;
+        const pyspark::Arg* frame = pipeline[i + 1].link->arg(0, "frame");
+        if (frame == nullptr || frame->value.chain() == nullptr) continue;
+        auto glue = frame->value.chain()->pipeline();
+        const std::size_t at = glue.size();
+        for (std::size_t k = i; k < pipeline.size(); ++k) glue.push_back(pipeline[k]);
+        if (const pyspark::Step* prev = previous_step(glue, at)) f(glue, at, *prev);
+        continue;
+      }
       if (const pyspark::Step* prev = previous_step(pipeline, i)) f(pipeline, i, *prev);
     }
   }
