@@ -130,6 +130,8 @@ std::vector<std::string> write_path_words(const std::vector<pyspark::Step>& pipe
       path = &l.args[0].value;
     else if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value() == "path")
       path = &l.args[1].value;
+    else if (const pyspark::Arg* options = l.arg(99, "connection_options"); options != nullptr)
+      path = &options->value;  // AWS Glue: write_dynamic_frame.from_options(connection_options={"path": p})
     if (path == nullptr) continue;
     if (auto literal = path->string_value(); literal && path->text().find('{') == std::string_view::npos) {
       if ((*literal).size() >= 4) words.emplace_back(*literal);
@@ -160,9 +162,10 @@ struct FileCall {
   std::string_view call;
 };
 std::vector<FileCall> file_handling_calls(const pyspark::SourceModel& m) {
-  static constexpr std::string_view kFileHandling[] = {".mv(",        ".cp(",          "rename(", "shutil.",
-                                                       "copyfile(",   "listdir(",      "glob(",   ".ls(",
-                                                       "listStatus(", "copyFromLocal", "move("};
+  static constexpr std::string_view kFileHandling[] = {
+      ".mv(", ".cp(",        "rename",        "shutil.", "copyfile(",    "listdir(",     "glob(",
+      ".ls(", "listStatus(", "copyFromLocal", "move(",   "list_objects", "copy_object(",
+  };
   std::vector<FileCall> out;
   for (const auto& cell : m.file->cells) {
     const std::string_view text = cell.text;

@@ -436,7 +436,10 @@ void Analyzer::visit(Node n, int depth) {
     ++statement_;
   if (t == "comparison_operator") note_comparison(n, depth);
   if (t == "if_statement" || t == "elif_clause") note_truth_test(field<"condition">(n), depth);
-  if (t == "expression_statement" && named_count(n) == 1 && is<"call">(nth_named(n, 0))) note_whole_statement(n, depth);
+  if (t == "expression_statement" && named_count(n) == 1 && is<"call">(nth_named(n, 0))) {
+    note_whole_statement(n, depth);
+    note_collection_growth(nth_named(n, 0));
+  }
   if (t == "decorated_definition") return handle_decorated(n, depth);
   if (t == "assignment") return handle_assignment(n, depth);
   if (t == "call" || t == "attribute") return visit_children_of_chain(n, depth);
@@ -453,8 +456,10 @@ void Analyzer::visit(Node n, int depth) {
     local_branch_ += local;
     // `if False:` / `if 0:` / `if None:`: the body never runs (code switched off), so it is not analysed.
     const Node condition = unparen(field<"condition">(n));
-    const bool never =
-        is<"false">(condition) || is<"none">(condition) || (is<"integer">(condition) && view(condition) == "0");
+    // Also `if flag:` of a flag every binding of which is False (set nowhere to anything else).
+    const bool never = is<"false">(condition) || is<"none">(condition) ||
+                       (is<"integer">(condition) && view(condition) == "0") ||
+                       (is<"identifier">(condition) && always_falsy(view(condition)));
     if (!never) visit(field<"consequence">(n), depth + 1);
     error_path_ -= raises;
     once_per_loop_ -= once;

@@ -310,6 +310,34 @@ void Analyzer::note_whole_statement(Node n, int depth) {
   const_cast<Chain*>(c)->whole_statement = p;
 }
 
+void Analyzer::note_collection_growth(Node call) {
+  Node fn = field<"function">(call);
+  if (!is<"attribute">(fn)) return;
+  const std::string_view method = view(field<"attribute">(fn));
+  if (method != "append" && method != "insert" && method != "add" && method != "extend" && method != "update") return;
+  const std::string name(view(field<"object">(fn)));
+  if (m_.literal_collections.count(name) == 0) return;
+  auto size = m_.literal_sizes.find(name);
+  long long times = 1;
+  for (int loop : loops_) {
+    const int turns = loop >= 1 && static_cast<std::size_t>(loop) <= m_.loops.size()
+                          ? m_.loops[static_cast<std::size_t>(loop - 1)].known_turns
+                          : -1;
+    times = turns < 0 ? -1 : times * turns;
+    if (times < 0 || times > 1'000'000) break;
+  }
+  long long items = 1;
+  if (method == "extend" || method == "update") {
+    Node args = field<"arguments">(call);
+    items = named_count(args) == 1 ? spelled_out_turns(nth_named(args, 0)) : -1;
+  }
+  if (size == m_.literal_sizes.end() || times < 0 || times > 1'000'000 || items < 0) {
+    m_.literal_collections.erase(name);  // grows by what the code does not show
+    return;
+  }
+  size->second = static_cast<int>(std::min<long long>(size->second + times * items, 1'000'000));
+}
+
 std::optional<long long> Analyzer::int_constant(Node n, int depth) const {
   // An integer the code spells out: a literal, a name bound to one in this function or at module level
   // (`max_index = 10`), or a sum, difference or product of such (`max_index + 1`).
@@ -462,6 +490,8 @@ int Analyzer::spelled_out_turns(Node it) {
       if (is<"list_splat">(nth_named(it, i)) || is<"dictionary_splat">(nth_named(it, i))) return -1;
     return static_cast<int>(item_count(it));
   }
+  // `parts[1:]`: at most the items of the collection sliced.
+  if (is<"subscript">(it) && is<"slice">(field<"subscript">(it))) return spelled_out_turns(field<"value">(it));
   // A name bound once to a collection written out in the code: its items.
   // (Also `config.COLUMNS` of a project module imported as `config`.)
   if ((is<"identifier">(it) || is<"attribute">(it)) && m_.literal_collections.count(view(it)) != 0)

@@ -248,6 +248,13 @@ class Analyzer {
   // Module-level defs that a later def of the same name replaces before anything names them
   // (analyzer_shadowed.cpp): by (cell, byte of the `def` keyword). Their bodies never run.
   void find_shadowed_definitions();
+  // `parts.append(x)` on a collection the code spells out (`parts = []`): it grows by the turns of
+  // the loops around the call, or is no longer counted when one of them has unknown turns.
+  void note_collection_growth(Node call);
+  // Whether every binding of `name` in the file is `= False`, `= None` or `= 0` (a flag never set):
+  // `if name:` then never runs. Asked once per name.
+  bool always_falsy(std::string_view name);
+  std::map<std::string, bool, std::less<>> falsy_;
   // `HERE = os.path.dirname(__file__)`, `DATA = HERE / "data"`: a name for a path of the code's own
   // folder (SourceModel::code_paths); any other binding of the name forgets it.
   void note_code_path(const std::string& name, Node right);

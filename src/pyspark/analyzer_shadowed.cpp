@@ -101,6 +101,55 @@ void Analyzer::find_shadowed_definitions() {
     }
 }
 
+bool Analyzer::always_falsy(std::string_view name) {
+  if (auto it = falsy_.find(name); it != falsy_.end()) return it->second;
+  bool assigned = false, other = false;
+  for (const Cell& cell : file_.cells) {
+    if (cell.language != CellLanguage::python || other) continue;
+    const std::string_view text = cell.text;
+    for (std::size_t at = text.find(name); at != std::string_view::npos && !other; at = text.find(name, at + 1)) {
+      const std::size_t end = at + name.size();
+      if ((at > 0 && (word_char(text[at - 1]) || text[at - 1] == '.')) || (end < text.size() && word_char(text[end])))
+        continue;  // part of another name, or an attribute of something
+      std::size_t k = end;
+      while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+      if (k < text.size() && text[k] == ',') {
+        other = true;  // `a, flag = ...` or an argument list: not followed
+        break;
+      }
+      const bool assignment = k < text.size() && text[k] == '=' && (k + 1 >= text.size() || text[k + 1] != '=');
+      const bool augmented = k + 1 < text.size() && text[k + 1] == '=' &&
+                             std::string_view("+-*/|&:%").find(text[k]) != std::string_view::npos;
+      // `for flag in`, `as flag`, `import flag`, `def flag`, `global flag`: bound some other way.
+      std::size_t b = at;
+      while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+      std::size_t w = b;
+      while (w > 0 && word_char(text[w - 1])) --w;
+      const std::string_view before = text.substr(w, b - w);
+      if (augmented || before == "for" || before == "as" || before == "import" || before == "def" ||
+          before == "global" || before == "nonlocal" || (b > 0 && (text[b - 1] == '(' || text[b - 1] == ','))) {
+        other = other || augmented || before != "" || (b > 0 && text[b - 1] == ',');
+        if (other) break;
+      }
+      if (!assignment) continue;
+      std::size_t v = k + 1;
+      while (v < text.size() && (text[v] == ' ' || text[v] == '\t')) ++v;
+      const std::string_view value = text.substr(v, 6);
+      auto literal = [&](std::string_view word) {
+        return value.substr(0, word.size()) == word && (value.size() == word.size() || !word_char(value[word.size()]));
+      };
+      if (literal("False") || literal("None") || literal("0")) {
+        assigned = true;
+      } else {
+        other = true;
+      }
+    }
+  }
+  const bool falsy = assigned && !other;
+  falsy_.emplace(std::string(name), falsy);
+  return falsy;
+}
+
 void Analyzer::note_code_path(const std::string& name, Node right) {
   const std::string_view value = view(right);
   bool path = value.find("__file__") != std::string_view::npos;
