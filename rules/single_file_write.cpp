@@ -19,18 +19,22 @@ extern const RuleInfo kSingleFileWrite{"SPK402",
                                        Impact::medium,
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
-place, such as `select` or `withColumn`), also of an AWS Glue DynamicFrame written with
-`glueContext.write_dynamic_frame.from_options(frame=...)` / `from_catalog` (through `resolveChoice`,
-`apply_mapping`, `drop_fields`, `select_fields`, `rename_field`). An `info`: one task writing everything costs what the
+place, such as `select` or `withColumn`), also before an AWS Glue `write_dynamic_frame`. An `info`: one task writing everything costs what the
 data's size is, and the code does not show it (a read of a table or files is as often a few
 thousand rows as a large input). The message says what the code shows of the rows: a read of a table
 or files that nothing aggregates, limits or filters to a key (or a join with one), or rows whose
-number is not in sight (a function parameter, a lookup). Data that is small by construction is not
+number is not in sight (a function parameter, a lookup).
+
+Data that is small by construction is not
 reported (`createDataFrame` of driver-side data, a literal `spark.range`, a `limit(n)`, a global
 aggregate, JSON read from an RDD built on the driver), nor one row per key (a grouped aggregate,
 distinct values: a report, one file on purpose), nor is
 test code, nor a write whose output the code then handles as files (moves, copies, renames or lists
 the written path: one file is then the deliverable).
+
+A Glue DynamicFrame counts when it is written with `glueContext.write_dynamic_frame.from_options(frame=...)`
+or `from_catalog`, through its steps that keep rows in place (`resolveChoice`, `apply_mapping`,
+`drop_fields`, `select_fields`, `rename_field`); the written path is the `connection_options` one.
 
 ## Why is this bad?
 One task writes the whole output: the write runs on one core, and `coalesce(1)` also pulls the
