@@ -246,7 +246,7 @@ class Analyzer {
   // whose definitions it uses as if they were its own cells.
   void load_imports();
   // Module-level defs that a later def of the same name replaces before anything names them
-  // (analyzer_shadowed.cpp): by (cell, byte of the `def` keyword). Their bodies never run.
+  // (analyzer_names.cpp): by (cell, byte of the `def` keyword). Their bodies never run.
   void find_shadowed_definitions();
   // `parts.append(x)` on a collection the code spells out (`parts = []`): it grows by the turns of
   // the loops around the call, or is no longer counted when one of them has unknown turns.
