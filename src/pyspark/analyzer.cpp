@@ -276,7 +276,7 @@ void Analyzer::run() {
 
 void Analyzer::bind(const std::string& name, const Chain* chain) {
   auto it = bindings_.find(name);
-  if (open_scopes_ > 0)
+  if (open_scopes_ > 0 || open_branches_ > 0)
     binding_log_.push_back({name, it == bindings_.end() ? std::nullopt : std::optional<const Chain*>(it->second)});
   if (chain == nullptr) {
     if (it != bindings_.end()) bindings_.erase(it);
@@ -288,6 +288,11 @@ void Analyzer::bind(const std::string& name, const Chain* chain) {
 }
 
 void Analyzer::close_scope(std::size_t mark) {
+  undo_bindings(mark);
+  --open_scopes_;
+}
+
+void Analyzer::undo_bindings(std::size_t mark) {
   while (binding_log_.size() > mark) {
     BindingChange& c = binding_log_.back();
     if (c.before)
@@ -296,7 +301,6 @@ void Analyzer::close_scope(std::size_t mark) {
       bindings_.erase(c.name);
     binding_log_.pop_back();
   }
-  --open_scopes_;
 }
 
 void Analyzer::handle_assignment(Node n, int depth) {
@@ -460,7 +464,22 @@ void Analyzer::visit(Node n, int depth) {
     const bool never = is<"false">(condition) || is<"none">(condition) ||
                        (is<"integer">(condition) && view(condition) == "0") ||
                        (is<"identifier">(condition) && always_falsy(view(condition)));
+    // Each branch starts from the names' bindings before the if (what the `if` body binds is not what
+    // its `else` reads); after the if, a name holds what the last branch that bound it bound.
+    ++open_branches_;
+    std::size_t mark = binding_log_.size();
+    std::vector<std::pair<std::string, const Chain*>> merged;
+    auto end_branch = [&] {
+      for (std::size_t i = mark; i < binding_log_.size(); ++i) {
+        const std::string& name = binding_log_[i].name;
+        auto now = bindings_.find(name);
+        merged.emplace_back(name, now == bindings_.end() ? nullptr : now->second);
+      }
+      undo_bindings(mark);
+      mark = binding_log_.size();
+    };
     if (!never) visit(field<"consequence">(n), depth + 1);
+    end_branch();
     error_path_ -= raises;
     once_per_loop_ -= once;
     local_branch_ -= local;
@@ -481,11 +500,14 @@ void Analyzer::visit(Node n, int depth) {
       error_path_ += clause_raises;
       local_branch_ += clause_local;
       visit(c, depth + 1);
+      end_branch();
       error_path_ -= clause_raises;
       local_branch_ -= clause_local;
       branches_.pop_back();
       branches_changed_ = true;
     }
+    --open_branches_;
+    for (const auto& [name, chain] : merged) bind(name, chain);
     return;
   }
   // assert cond, message: the message is built only when the check fails.

@@ -113,6 +113,8 @@ class Analyzer {
     return binding_log_.size();
   }
   void close_scope(std::size_t mark);
+  void undo_bindings(std::size_t mark);  // back to the bindings of when the log had `mark` entries
+  int open_branches_ = 0;                // if statements being visited (their branches' bindings are logged)
   StatementMap<std::pair<std::uint32_t, std::uint32_t>, const Chain*> built_;  // this statement's chains by bytes
   int statement_ = 0;
   int loop_depth_ = 0;
