@@ -256,7 +256,8 @@ class Analyzer {
   // Whether every binding of `name` in the file is `= False`, `= None` or `= 0` (a flag never set):
   // `if name:` then never runs. Asked once per name.
   bool always_falsy(std::string_view name);
-  std::map<std::string, bool, std::less<>> falsy_;
+  std::set<std::string, std::less<>> falsy_;  // names every binding of which is False/None/0
+  bool falsy_scanned_ = false;
   // `HERE = os.path.dirname(__file__)`, `DATA = HERE / "data"`: a name for a path of the code's own
   // folder (SourceModel::code_paths); any other binding of the name forgets it.
   void note_code_path(const std::string& name, Node right);

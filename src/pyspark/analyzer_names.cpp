@@ -107,52 +107,61 @@ void Analyzer::find_shadowed_definitions() {
 }
 
 bool Analyzer::always_falsy(std::string_view name) {
-  if (auto it = falsy_.find(name); it != falsy_.end()) return it->second;
-  bool assigned = false, other = false;
-  for (const Cell& cell : file_.cells) {
-    if (cell.language != CellLanguage::python || other) continue;
-    const std::string_view text = cell.text;
-    for (std::size_t at = text.find(name); at != std::string_view::npos && !other; at = text.find(name, at + 1)) {
-      const std::size_t end = at + name.size();
-      if ((at > 0 && (word_char(text[at - 1]) || text[at - 1] == '.')) || (end < text.size() && word_char(text[end])))
-        continue;  // part of another name, or an attribute of something
-      std::size_t k = end;
-      while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
-      if (k < text.size() && text[k] == ',') {
-        other = true;  // `a, flag = ...` or an argument list: not followed
-        break;
-      }
-      const bool assignment = k < text.size() && text[k] == '=' && (k + 1 >= text.size() || text[k + 1] != '=');
-      const bool augmented = k + 1 < text.size() && text[k + 1] == '=' &&
-                             std::string_view("+-*/|&:%").find(text[k]) != std::string_view::npos;
-      // `for flag in`, `as flag`, `import flag`, `def flag`, `global flag`: bound some other way.
-      std::size_t b = at;
-      while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
-      std::size_t w = b;
-      while (w > 0 && word_char(text[w - 1])) --w;
-      const std::string_view before = text.substr(w, b - w);
-      if (augmented || before == "for" || before == "as" || before == "import" || before == "def" ||
-          before == "global" || before == "nonlocal" || (b > 0 && (text[b - 1] == '(' || text[b - 1] == ','))) {
-        other = other || augmented || before != "" || (b > 0 && text[b - 1] == ',');
-        if (other) break;
-      }
-      if (!assignment) continue;
-      std::size_t v = k + 1;
-      while (v < text.size() && (text[v] == ' ' || text[v] == '\t')) ++v;
-      const std::string_view value = text.substr(v, 6);
-      auto literal = [&](std::string_view word) {
-        return value.substr(0, word.size()) == word && (value.size() == word.size() || !word_char(value[word.size()]));
-      };
-      if (literal("False") || literal("None") || literal("0")) {
-        assigned = true;
-      } else {
-        other = true;
+  // One pass over the file's Python text, the first time a condition asks: for every name bound
+  // there, whether each binding is `= False` / `= None` / `= 0` (true) or some binding is anything else.
+  if (!falsy_scanned_) {
+    falsy_scanned_ = true;
+    std::map<std::string, bool, std::less<>> other;  // name -> bound to something else somewhere
+    for (const Cell& cell : file_.cells) {
+      if (cell.language != CellLanguage::python) continue;
+      const std::string_view text = cell.text;
+      for (std::size_t at = 0; at < text.size();) {
+        if (!word_char(text[at]) || (at > 0 && (word_char(text[at - 1]) || text[at - 1] == '.'))) {
+          ++at;
+          continue;
+        }
+        std::size_t end = at;
+        while (end < text.size() && word_char(text[end])) ++end;
+        const std::string_view token = text.substr(at, end - at);
+        const std::size_t start = at;
+        at = end;
+        std::size_t k = end;
+        while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+        const bool assignment = k < text.size() && text[k] == '=' && (k + 1 >= text.size() || text[k + 1] != '=');
+        const bool augmented = k + 1 < text.size() && text[k + 1] == '=' &&
+                               std::string_view("+-*/|&:%").find(text[k]) != std::string_view::npos;
+        const bool listed = k < text.size() && text[k] == ',';  // `a, flag = ...`, or an argument
+        // `for flag in`, `as flag`, `import flag`, `def flag`, `global flag`: bound some other way.
+        std::size_t b = start;
+        while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+        std::size_t w = b;
+        while (w > 0 && word_char(text[w - 1])) --w;
+        const std::string_view before = text.substr(w, b - w);
+        const bool bound_otherwise = before == "for" || before == "as" || before == "import" || before == "def" ||
+                                     before == "global" || before == "nonlocal";
+        // After a comma: `a, flag = ...` or `f(a, flag=True)`: either way not followed.
+        const bool after_comma = b > 0 && text[b - 1] == ',';
+        if (augmented || listed || bound_otherwise || (after_comma && assignment)) {
+          other[std::string(token)] = true;
+          continue;
+        }
+        if (!assignment || (b > 0 && text[b - 1] == '(')) continue;  // `f(flag=True)`: a keyword argument
+        std::size_t v = k + 1;
+        while (v < text.size() && (text[v] == ' ' || text[v] == '\t')) ++v;
+        const std::string_view value = text.substr(v, 6);
+        auto literal = [&](std::string_view word) {
+          return value.substr(0, word.size()) == word &&
+                 (value.size() == word.size() || !word_char(value[word.size()]));
+        };
+        const bool falsy = literal("False") || literal("None") || literal("0");
+        auto [it, inserted] = other.emplace(std::string(token), !falsy);
+        if (!inserted && !falsy) it->second = true;
       }
     }
+    for (const auto& [n, bound_else] : other)
+      if (!bound_else) falsy_.insert(n);
   }
-  const bool falsy = assigned && !other;
-  falsy_.emplace(std::string(name), falsy);
-  return falsy;
+  return falsy_.count(name) != 0;
 }
 
 void Analyzer::note_code_path(const std::string& name, Node right) {
