@@ -274,35 +274,6 @@ void Analyzer::run() {
   }
 }
 
-void Analyzer::bind(const std::string& name, const Chain* chain) {
-  auto it = bindings_.find(name);
-  if (open_scopes_ > 0 || open_branches_ > 0)
-    binding_log_.push_back({name, it == bindings_.end() ? std::nullopt : std::optional<const Chain*>(it->second)});
-  if (chain == nullptr) {
-    if (it != bindings_.end()) bindings_.erase(it);
-  } else if (it != bindings_.end()) {
-    it->second = chain;
-  } else {
-    bindings_.emplace(name, chain);
-  }
-}
-
-void Analyzer::close_scope(std::size_t mark) {
-  undo_bindings(mark);
-  --open_scopes_;
-}
-
-void Analyzer::undo_bindings(std::size_t mark) {
-  while (binding_log_.size() > mark) {
-    BindingChange& c = binding_log_.back();
-    if (c.before)
-      bindings_[c.name] = *c.before;
-    else
-      bindings_.erase(c.name);
-    binding_log_.pop_back();
-  }
-}
-
 void Analyzer::handle_assignment(Node n, int depth) {
   Node left = field<"left">(n);
   Node right = field<"right">(n);

@@ -106,6 +106,37 @@ void Analyzer::find_shadowed_definitions() {
     }
 }
 
+// What a name holds as the code runs: bind() logs the binding it replaces while a scope or an if
+// branch is open, and undo_bindings() puts the log back.
+void Analyzer::bind(const std::string& name, const Chain* chain) {
+  auto it = bindings_.find(name);
+  if (open_scopes_ > 0 || open_branches_ > 0)
+    binding_log_.push_back({name, it == bindings_.end() ? std::nullopt : std::optional<const Chain*>(it->second)});
+  if (chain == nullptr) {
+    if (it != bindings_.end()) bindings_.erase(it);
+  } else if (it != bindings_.end()) {
+    it->second = chain;
+  } else {
+    bindings_.emplace(name, chain);
+  }
+}
+
+void Analyzer::close_scope(std::size_t mark) {
+  undo_bindings(mark);
+  --open_scopes_;
+}
+
+void Analyzer::undo_bindings(std::size_t mark) {
+  while (binding_log_.size() > mark) {
+    BindingChange& c = binding_log_.back();
+    if (c.before)
+      bindings_[c.name] = *c.before;
+    else
+      bindings_.erase(c.name);
+    binding_log_.pop_back();
+  }
+}
+
 bool Analyzer::always_falsy(std::string_view name) {
   // One pass over the file's Python text, the first time a condition asks: for every name bound
   // there, whether each binding is `= False` / `= None` / `= 0` (true) or some binding is anything else.
