@@ -293,10 +293,7 @@ class Graph {
     return u.assigned_to.empty() && !u.links.empty() && u.links.back().is_call && u.links.back().name == "randomSplit";
   }
 
-  [[nodiscard]] static bool caches(const Chain& c) {
-    return std::any_of(c.links.begin(), c.links.end(),
-                       [](const Link& l) { return l.is_call && kCaches.count(l.name) != 0; });
-  }
+  [[nodiscard]] static bool caches(const Chain& c) { return pyspark::caches_rows(c); }
 
   // `name.cache()` after `c` was bound to name, as a statement of its own, materialised at once
   // (`name.cache().count()`) or bound to another name (`cached = name.cache()`): Spark caches by plan,

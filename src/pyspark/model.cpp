@@ -61,6 +61,12 @@ bool plans_shuffle(std::string_view method) {
   return kShuffles.contains(method);
 }
 
+bool caches_rows(const Chain& c) {
+  static const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
+  return std::any_of(c.links.begin(), c.links.end(),
+                     [](const Link& l) { return l.is_call && kCaches.contains(l.name); });
+}
+
 const Link* action_link(const Chain& c) {
   static const util::NameSet kActions{
       "count", "collect", "toPandas", "toLocalIterator", "foreach", "foreachPartition", "show",

@@ -521,6 +521,10 @@ bool plans_shuffle(std::string_view method);
 // `groupBy(...).count()` (an aggregation), nor what is called on rows already on the driver.
 const Link* action_link(const Chain& c);
 
+// Whether a chain caches its rows by one of its own links: `cache()`, `persist(...)`, `checkpoint()`,
+// `localCheckpoint()`.
+bool caches_rows(const Chain& c);
+
 // A file read and analysed, the model pointing into the file (neither moves: held by pointer).
 struct ParsedSource {
   SourceFile file;

@@ -114,10 +114,7 @@ ModuleExports exports_of(const SourceModel& model) {
     ExportedFunction out;
     out.returns_cache = !f.returns.empty();  // every return caches (a default path that does not, does not)
     for (const Chain* r : f.returns) {
-      out.returns_cache = out.returns_cache && std::any_of(r->links.begin(), r->links.end(), [](const Link& l) {
-                            return l.is_call && (l.name == "cache" || l.name == "persist" || l.name == "checkpoint" ||
-                                                 l.name == "localCheckpoint");
-                          });
+      out.returns_cache = out.returns_cache && caches_rows(*r);
       for (const Step& s : r->pipeline()) out.returns_shuffle = out.returns_shuffle || plans_shuffle(s.link->name);
     }
     if (f.returns_dataframe && (out.returns_shuffle || out.returns_cache)) {
@@ -141,10 +138,7 @@ ModuleExports exports_of(const SourceModel& model) {
     const std::string param(origin->root.view());
     // The function caches what it makes of the parameter: its own actions and its caller's uses
     // read the cache, filled once.
-    if (std::any_of(c.links.begin(), c.links.end(), [](const Link& l) {
-          return l.is_call &&
-                 (l.name == "cache" || l.name == "persist" || l.name == "checkpoint" || l.name == "localCheckpoint");
-        })) {
+    if (caches_rows(c)) {
       cached[std::string(c.function.view())].insert(param);
       continue;
     }
