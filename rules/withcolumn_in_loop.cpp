@@ -25,10 +25,14 @@ afresh at the top of each turn, or the loop variable itself, is not reported.
 Severity follows the number of projections the code shows: the turns of the loop times the
 `withColumn` calls one turn makes on that DataFrame (of the branches of one `if`, the largest). The
 turns are known for a loop over a collection written out in the code (`for c in ["a", "b"]`,
-`range(5)`, a dict literal's items, `zip` of such lists, a name bound to a literal list (also a class attribute read as `self.X` or
+`range(5)`, a dict literal's items, `zip` of such lists, `A + B` of two, a name bound to a literal list (in the
+function that loops, or at module level: another function's name of the same spelling is its own;
+also a class attribute read as `self.X` or
 `Cls.X`, or `self.x` set to one in a method; `OrderedDict([...])` of pairs), a
 comprehension or set difference over one, also in a project module it imports, or a function
-parameter that every call in the file, or its default, fills with such a list), and for a `while`
+parameter that every call in the file (`f(df, cols)`, or `self.f(df, cols)` of a method), or its
+default, fills with such a list; an empty default of a function the file never calls is a
+placeholder, not a count), and for a `while`
 loop whose counter the code shows (`i = 0`, then `while i < 120:` with one `i += 1` in the body and
 no other binding of `i`; `break` makes it an upper bound). Up to 20 projections
 are a handful and not reported; up to 50 are an info; more (`range(200)`, twelve turns of twenty

@@ -304,6 +304,10 @@ void Analyzer::handle_assignment(Node n, int depth) {
       texts_.insert_or_assign(name, std::make_pair(cell_->number, right));
     else
       texts_.erase(name);
+    if (is<"list">(right) || is<"list_comprehension">(right))
+      lists_.insert_or_assign(name, std::make_pair(cell_->number, right));
+    else
+      lists_.erase(name);
     if (chain != nullptr) {
       const_cast<Chain*>(chain)->assigned_to = m_.keep_name(view(left));
       bind(name, chain);
@@ -333,7 +337,9 @@ void Analyzer::handle_assignment(Node n, int depth) {
         const std::string name = text(target);
         assigned_.insert(name);
         constants_.erase(name);
+        remember_literal(name);
         m_.literal_collections.erase(name);
+        literal_scopes_.insert_or_assign(name, functions_.empty() ? std::string() : std::string(functions_.back()));
         bind(name, splits ? chain : nullptr);
       }
   } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
@@ -515,7 +521,7 @@ void Analyzer::visit(Node n, int depth) {
     if (t == "for_statement") {
       loop.known_turns = spelled_out_turns(field<"right">(n));
       // for c in columns: where `columns` is a parameter, the callers decide (resolve_param_loops).
-      if (Node right = unparen(field<"right">(n));
+      if (Node right = walked_collection(field<"right">(n));
           loop.known_turns < 0 && is<"identifier">(right) && !functions_.empty())
         param_loops_.push_back({m_.loops.size() - 1, std::string(functions_.back()), text(right)});
       // for c in df.columns / df.schema.fields / df.dtypes: one turn per column of a DataFrame.
@@ -561,14 +567,25 @@ void Analyzer::visit(Node n, int depth) {
     loop_targets_.clear();
     auto saved_texts = std::move(texts_);  // a function's names are its own (or its parameters)
     texts_.clear();
+    auto saved_lists = std::move(lists_);
+    lists_.clear();
     note_function(n);
     // A parameter hides the module's binding of its name: `def check(df)` reads the caller's df.
-    if (const FunctionInfo* f = m_.function(view(field<"name">(n))); f != nullptr)
-      for (const std::string& p : f->params) bind(p, nullptr);
     functions_.push_back(m_.keep_name(view(field<"name">(n))));
+    const std::size_t literals = literal_log_.size();
+    if (const FunctionInfo* f = m_.function(functions_.back()); f != nullptr)
+      for (const std::string& p : f->params) {
+        bind(p, nullptr);
+        // Nor does a collection of that name bound elsewhere say how many items the parameter holds.
+        remember_literal(p);
+        m_.literal_collections.erase(p);
+        literal_scopes_.insert_or_assign(p, std::string(functions_.back()));
+      }
     visit(field<"body">(n), depth + 1);
+    forget_literals(literals);  // the function's collections are its own
     functions_.pop_back();
     texts_ = std::move(saved_texts);
+    lists_ = std::move(saved_lists);
     loop_targets_ = std::move(saved_targets);
     close_scope(saved);
     return;

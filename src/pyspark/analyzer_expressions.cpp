@@ -378,6 +378,8 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
         l.is_call = true;
         l.name_pos = pos_of(field<"attribute">(fn));
         Node obj = field<"object">(fn);
+        if (is<"identifier">(obj) && (view(obj) == "self" || view(obj) == "cls") && depth < kMaxDepth)
+          note_call_turns(std::string(l.name), args, true);
         l.link_pos = removal_range(obj, cur);
         l.expr_pos = pos_of(cur);
         l.args = make_args(args, depth);
@@ -385,6 +387,13 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
         if (l.name == "sql" && !l.args.empty() && l.args[0].keyword.empty() && l.args[0].value.kind() == "identifier")
           if (auto it = texts_.find(l.args[0].value.text()); it != texts_.end() && it->second.first == cell_->number)
             l.args[0].value = make_expr(it->second.second, depth + 1);
+        // select(aggs) of a name bound to a list in this cell: the columns it holds.
+        if ((l.name == "select" || l.name == "agg") && l.args.size() == 1 && l.args[0].keyword.empty()) {
+          std::string_view name = l.args[0].value.text();
+          if (l.args[0].value.kind() == "list_splat") name.remove_prefix(std::min<std::size_t>(1, name.size()));
+          if (auto it = lists_.find(name); it != lists_.end() && it->second.first == cell_->number)
+            l.args[0].value = make_expr(it->second.second, depth + 1);
+        }
         if (l.name == "setAll" || l.name == "config") {
           std::vector<std::pair<Expr, Expr>> pairs;
           for (Node child : named_children(args)) read_pairs(child, pairs, depth);
@@ -472,18 +481,8 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
 Chain::Root Analyzer::make_root_call(Node call, int depth, ArenaList<Arg>& args_out) {
   Chain::Root root{view(call), pos_of(call)};
   if (depth < kMaxDepth) args_out = make_args(field<"arguments">(call), depth);
-  // f(df, ["a", "b"]) of a plain name: what each argument spells out (a def may loop over it).
-  if (Node callee = field<"function">(call); is<"identifier">(callee) && depth < kMaxDepth) {
-    auto& turns = call_turns_[text(callee)].emplace_back();
-    int position = 0;
-    for (Node a : named_children(field<"arguments">(call))) {
-      if (is_extra(a)) continue;
-      if (is<"keyword_argument">(a))
-        turns[text(field<"name">(a))] = spelled_out_turns(field<"value">(a));
-      else if (!is<"list_splat">(a) && !is<"dictionary_splat">(a))
-        turns["#" + std::to_string(position++)] = spelled_out_turns(a);
-    }
-  }
+  if (Node callee = field<"function">(call); is<"identifier">(callee) && depth < kMaxDepth)
+    note_call_turns(text(callee), field<"arguments">(call), false);
   return root;
 }
 

@@ -1,5 +1,5 @@
 // The facts rules ask for beyond chains: UDF definitions, Spark configuration settings and the
-// constants they use, loops and their turns, row counts used as yes/no tests, Python 2 code.
+// constants they use, row counts used as yes/no tests, Python 2 code (loops' turns: analyzer_counts.cpp).
 #include <tree_sitter/api.h>
 
 #include <algorithm>
@@ -71,13 +71,24 @@ void Analyzer::note_constant(const std::string& name, Node right, int depth) {
                           t == "set_comprehension" || t == "dictionary_comprehension" || t == "binary_operator" ||
                           t == "call" || t == "identifier";
   const int size = collection ? spelled_out_turns(right) : -1;
+  // Bindings in one function (or at module level) are one name: the most of them. A binding in another
+  // function is another name that happens to be spelled the same (`cols` of two helpers): it replaces.
+  remember_literal(name);
+  std::string scope = functions_.empty() ? std::string() : std::string(functions_.back());
+  auto last = literal_scopes_.find(name);
+  const bool same_scope = last != literal_scopes_.end() && last->second == scope;
+  literal_scopes_.insert_or_assign(name, std::move(scope));
   if (!assigned_.insert(name).second) {
     constants_.erase(name);
     auto known = m_.literal_sizes.find(name);
-    if (size >= 0 && m_.literal_collections.count(name) != 0 && known != m_.literal_sizes.end())
+    if (size >= 0 && !same_scope) {
+      m_.literal_collections.insert(name);
+      m_.literal_sizes[name] = size;
+    } else if (size >= 0 && m_.literal_collections.count(name) != 0 && known != m_.literal_sizes.end()) {
       known->second = std::max(known->second, size);
-    else
+    } else {
       m_.literal_collections.erase(name);
+    }
     return;
   }
   if (size >= 0) {
@@ -310,138 +321,6 @@ void Analyzer::note_whole_statement(Node n, int depth) {
   const_cast<Chain*>(c)->whole_statement = p;
 }
 
-int Analyzer::counted_while_turns(Node n) const {
-  Node cond = unparen(field<"condition">(n));
-  if (!is<"comparison_operator">(cond) || named_count(cond) != 2 || child_count(cond) != 3) return -1;
-  Node counter = nth_named(cond, 0), bound = nth_named(cond, 1);
-  const std::string_view op = view(nth_child(cond, 1));
-  if (!is<"identifier">(counter) || !is<"integer">(bound)) return -1;
-  const std::string name = text(counter);
-  auto start = integers_.find(name);
-  const std::string here = functions_.empty() ? std::string() : std::string(functions_.back());
-  if (start == integers_.end() || start->second.second != here) return -1;
-  long long limit = 0;
-  try {
-    limit = std::stoll(text(bound), nullptr, 0);
-  } catch (...) {
-    return -1;
-  }
-  // The body's one step of the counter, and no other binding of it.
-  long long step = 0;
-  int steps = 0, others = 0;
-  std::vector<Node> todo{field<"body">(n)};
-  for (int guard = 0; !todo.empty() && guard < 100000; ++guard) {
-    Node c = todo.back();
-    todo.pop_back();
-    if (is_null(c)) continue;
-    if (is<"augmented_assignment">(c) && view(field<"left">(c)) == name) {
-      const std::string_view aop = view(nth_child(c, 1));
-      Node by = field<"right">(c);
-      if ((aop == "+=" || aop == "-=") && is<"integer">(by)) {
-        try {
-          step = std::stoll(text(by), nullptr, 0) * (aop == "+=" ? 1 : -1);
-          ++steps;
-        } catch (...) {
-          ++others;
-        }
-      } else {
-        ++others;
-      }
-      continue;
-    }
-    if ((is<"assignment">(c) || is<"for_statement">(c)) && view(field<"left">(c)) == name) ++others;
-    if (is<"function_definition">(c) || is<"class_definition">(c)) continue;
-    for (Node child : named_children(c)) todo.push_back(child);
-  }
-  if (steps != 1 || others != 0 || step == 0) return -1;
-  const long long from = start->second.first;
-  long long distance = 0;  // how far the counter goes while the condition holds, in the step's direction
-  if ((op == "<" || op == "<=") && step > 0)
-    distance = limit - from + (op == "<=" ? 1 : 0);
-  else if ((op == ">" || op == ">=") && step < 0)
-    distance = from - limit + (op == ">=" ? 1 : 0);
-  else if (op == "!=" && (limit - from) % step == 0 && (limit - from) / step >= 0)
-    return static_cast<int>(std::min<long long>((limit - from) / step, 1 << 30));
-  else
-    return -1;
-  if (distance <= 0) return 0;
-  const long long size = step > 0 ? step : -step;
-  return static_cast<int>(std::min<long long>((distance + size - 1) / size, 1 << 30));
-}
-
-int Analyzer::spelled_out_turns(Node it) {
-  it = unparen(it);
-  // zip(a, b): as many turns as the shortest.
-  if (is<"call">(it) && view(field<"function">(it)) == "zip") {
-    int fewest = -1;
-    for (Node a : named_children(field<"arguments">(it))) {
-      if (is_extra(a)) continue;
-      const int n = spelled_out_turns(a);
-      if (n < 0) return -1;
-      fewest = fewest < 0 ? n : std::min(fewest, n);
-    }
-    return fewest;
-  }
-  // reversed(...), enumerate(...), sorted(...), list(...) keep the count of what they wrap.
-  for (int guard = 0; guard < 4 && is<"call">(it); ++guard) {
-    const std::string_view fn = view(field<"function">(it));
-    Node args = field<"arguments">(it);
-    // OrderedDict([("a", 1), ...]) and dict(...) of pairs written out: as many as the pairs.
-    if ((fn == "OrderedDict" || fn == "collections.OrderedDict" || fn == "dict") && named_count(args) >= 1) {
-      int keywords = 0;
-      for (Node a : named_children(args))
-        if (is<"keyword_argument">(a)) ++keywords;
-      if (keywords == static_cast<int>(named_count(args))) return keywords;  // dict(a=1, b=2)
-    }
-    if ((fn != "reversed" && fn != "enumerate" && fn != "sorted" && fn != "list" && fn != "tuple" && fn != "set" &&
-         fn != "frozenset" && fn != "OrderedDict" && fn != "collections.OrderedDict" && fn != "dict") ||
-        named_count(args) != 1)
-      break;
-    it = unparen(nth_named(args, 0));
-  }
-  // d.items(), d.keys(), d.values() of a dictionary: as many turns as it has keys.
-  if (is<"call">(it) && is<"attribute">(field<"function">(it)) && named_count(field<"arguments">(it)) == 0) {
-    const std::string method = text(field<"attribute">(field<"function">(it)));
-    if (method == "items" || method == "keys" || method == "values")
-      it = unparen(field<"object">(field<"function">(it)));
-  }
-  // `[c for c in COLUMNS if c not in df.columns]`: at most the turns of the one collection it walks.
-  if (is<"list_comprehension">(it) || is<"set_comprehension">(it) || is<"generator_expression">(it) ||
-      is<"dictionary_comprehension">(it)) {
-    int most = -1, clauses = 0;
-    for (Node part : named_children(it))
-      if (is<"for_in_clause">(part)) {
-        ++clauses;
-        most = spelled_out_turns(field<"right">(part));
-      }
-    return clauses == 1 ? most : -1;
-  }
-  // `set(REQUIRED) - set(df.columns)`: at most the items of the left one.
-  if (is<"binary_operator">(it) && text(nth_child(it, 1)) == "-") return spelled_out_turns(field<"left">(it));
-  if (is<"list">(it) || is<"tuple">(it) || is<"set">(it) || is<"dictionary">(it)) {
-    for (std::uint32_t i = 0; i < named_count(it); ++i)
-      if (is<"list_splat">(nth_named(it, i)) || is<"dictionary_splat">(nth_named(it, i))) return -1;
-    return static_cast<int>(item_count(it));
-  }
-  // `parts[1:]`: at most the items of the collection sliced.
-  if (is<"subscript">(it) && is<"slice">(field<"subscript">(it))) return spelled_out_turns(field<"value">(it));
-  // A name bound once to a collection written out in the code: its items.
-  // (Also `config.COLUMNS` of a project module imported as `config`.)
-  if ((is<"identifier">(it) || is<"attribute">(it)) && m_.literal_collections.count(view(it)) != 0)
-    if (auto size = m_.literal_sizes.find(view(it)); size != m_.literal_sizes.end()) return size->second;
-  if (!is<"call">(it) || text(field<"function">(it)) != "range") return -1;
-  Node args = field<"arguments">(it);
-  std::vector<long long> v;
-  for (Node a : named_children(args)) {
-    const std::optional<long long> n = int_constant(a, 0);
-    if (!n) return -1;
-    v.push_back(*n);
-  }
-  if (v.size() == 1) return static_cast<int>(std::max(0LL, std::min(v[0], 1'000'000LL)));
-  if (v.size() == 2) return static_cast<int>(std::max(0LL, std::min(v[1] - v[0], 1'000'000LL)));
-  return -1;
-}
-
 const Chain* Analyzer::counted(Node e, int depth, bool& via_len) {
   e = unparen(e);
   via_len = false;
@@ -518,35 +397,7 @@ void Analyzer::note_truth_test(Node cond, int depth) {
 
 }  // namespace planlint::pyspark::detail
 
-namespace planlint::pyspark::detail {
-
-void Analyzer::resolve_param_loops() {
-  for (const ParamLoop& p : param_loops_) {
-    const FunctionInfo* f = m_.function(p.function);
-    if (f == nullptr) continue;
-    const auto at = std::find(f->params.begin(), f->params.end(), p.param);
-    if (at == f->params.end()) continue;
-    const std::string position = "#" + std::to_string(at - f->params.begin());
-    int default_turns = -1;
-    if (auto d = default_turns_.find(p.function); d != default_turns_.end())
-      if (auto t = d->second.find(p.param); t != d->second.end()) default_turns = t->second;
-    int most = default_turns;
-    bool known = true;
-    if (auto calls = call_turns_.find(p.function); calls != call_turns_.end()) {
-      most = -1;
-      for (const auto& call : calls->second) {
-        auto t = call.find(p.param);
-        if (t == call.end()) t = call.find(position);
-        const int turns = t != call.end() ? t->second : default_turns;
-        known = known && turns >= 0;
-        most = std::max(most, turns);
-      }
-    }
-    if (known && most >= 0) m_.loops[p.loop].known_turns = most;
-  }
-}
-
-}  // namespace planlint::pyspark::detail
+namespace planlint::pyspark::detail {}  // namespace planlint::pyspark::detail
 
 namespace planlint::pyspark::detail {
 

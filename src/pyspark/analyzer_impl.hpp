@@ -143,7 +143,22 @@ class Analyzer {
   // Names bound to a string in this scope (the last binding): its cell and node, read (as an Expr)
   // only in that cell, while the cell's tree is alive, and only by what asks (spark.sql(name)).
   std::map<std::string, std::pair<int, Node>, std::less<>> texts_;
-  std::map<std::string, Expr, std::less<>> constants_;  // names bound once to a literal at module level
+  // Names bound to a list written out (`aggs = [F.sum(c) for c in cols]`), kept the same way, read
+  // by select(aggs) / agg(aggs): the columns the list holds.
+  std::map<std::string, std::pair<int, Node>, std::less<>> lists_;
+  std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
+  std::map<std::string, std::string, std::less<>> literal_scopes_;  // the function of each name's last binding
+  // Inside a def, what each change to a name's literal collection replaced, undone when the def closes:
+  // a function's `cols` is not the module's.
+  struct LiteralChange {
+    std::string name;
+    bool collection = false;
+    std::optional<int> size;
+    std::optional<std::string> scope;
+  };
+  std::vector<LiteralChange> literal_log_;
+  void remember_literal(const std::string& name);
+  void forget_literals(std::size_t mark);
   // Names last bound to an integer literal (`i = 0`), with the function that bound them ("" at module
   // level): a while loop's counter (counted_while_turns).
   std::map<std::string, std::pair<long long, std::string>, std::less<>> integers_;
@@ -162,6 +177,8 @@ class Analyzer {
     std::string function, param;
   };
   std::vector<ParamLoop> param_loops_;  // `for c in param:` whose turns the callers decide
+  Node walked_collection(Node it) const;
+  void note_call_turns(const std::string& function, Node args, bool method);
 
  public:
   // After every cell: DataFrames that only the whole file shows (a def called with a DataFrame,

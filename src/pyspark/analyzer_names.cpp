@@ -1,8 +1,7 @@
 // What the code says of its names beyond one statement: module-level functions defined again before
 // anything uses them (the first definition never runs: a notebook often carries an older copy of a
 // helper in an earlier cell, redefined further down before its first call), names for the code's own
-// folder (`HERE = os.path.dirname(__file__)`), flags never set (`loaded = False` and nothing else),
-// integer constants (`max_index = 10`), and collections that grow by appends in loops.
+// folder (`HERE = os.path.dirname(__file__)`), flags never set (`loaded = False` and nothing else).
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -204,73 +203,6 @@ void Analyzer::note_code_path(const std::string& name, Node right) {
     m_.code_paths.insert(name);
   else if (!m_.code_paths.empty())
     m_.code_paths.erase(name);
-}
-
-void Analyzer::note_collection_growth(Node call) {
-  Node fn = field<"function">(call);
-  if (!is<"attribute">(fn)) return;
-  const std::string_view method = view(field<"attribute">(fn));
-  if (method != "append" && method != "insert" && method != "add" && method != "extend" && method != "update") return;
-  const std::string name(view(field<"object">(fn)));
-  if (m_.literal_collections.count(name) == 0) return;
-  auto size = m_.literal_sizes.find(name);
-  long long times = 1;
-  for (int loop : loops_) {
-    const int turns = loop >= 1 && static_cast<std::size_t>(loop) <= m_.loops.size()
-                          ? m_.loops[static_cast<std::size_t>(loop - 1)].known_turns
-                          : -1;
-    times = turns < 0 ? -1 : times * turns;
-    if (times < 0 || times > 1'000'000) break;
-  }
-  long long items = 1;
-  if (method == "extend" || method == "update") {
-    Node args = field<"arguments">(call);
-    items = named_count(args) == 1 ? spelled_out_turns(nth_named(args, 0)) : -1;
-  }
-  if (size == m_.literal_sizes.end() || times < 0 || times > 1'000'000 || items < 0) {
-    m_.literal_collections.erase(name);  // grows by what the code does not show
-    return;
-  }
-  size->second = static_cast<int>(std::min<long long>(size->second + times * items, 1'000'000));
-}
-
-std::optional<long long> Analyzer::int_constant(Node n, int depth) const {
-  // An integer the code spells out: a literal, a name bound to one in this function or at module level
-  // (`max_index = 10`), or a sum, difference or product of such (`max_index + 1`).
-  n = unparen(n);
-  if (depth > 8) return std::nullopt;
-  if (is<"integer">(n)) try {
-      return std::stoll(text(n), nullptr, 0);
-    } catch (...) {
-      return std::nullopt;
-    }
-  if (is<"identifier">(n)) {
-    const std::string_view name = view(n);
-    auto it = integers_.find(name);
-    const std::string_view here = functions_.empty() ? std::string_view() : std::string_view(functions_.back());
-    if (it == integers_.end() || (it->second.second != here && !it->second.second.empty())) return std::nullopt;
-    // A counter (`count += 1` anywhere in the cell, or a loop's target) is not a constant.
-    if (loop_targets_.count(name) != 0) return std::nullopt;
-    for (std::size_t at = src_.find(name); at != std::string_view::npos; at = src_.find(name, at + 1)) {
-      std::size_t k = at + name.size();
-      while (k < src_.size() && src_[k] == ' ') ++k;
-      if (k + 1 < src_.size() && src_[k + 1] == '=' &&
-          std::string_view("+-*/%").find(src_[k]) != std::string_view::npos &&
-          (at == 0 || !(std::isalnum(static_cast<unsigned char>(src_[at - 1])) != 0 || src_[at - 1] == '_')))
-        return std::nullopt;
-    }
-    return it->second.first;
-  }
-  if (is<"binary_operator">(n) && child_count(n) == 3) {
-    const auto a = int_constant(field<"left">(n), depth + 1);
-    const auto b = int_constant(field<"right">(n), depth + 1);
-    if (!a || !b || std::llabs(*a) > 1'000'000'000LL || std::llabs(*b) > 1'000'000'000LL) return std::nullopt;
-    const std::string_view op = view(nth_child(n, 1));
-    if (op == "+") return *a + *b;
-    if (op == "-") return *a - *b;
-    if (op == "*") return *a * *b;
-  }
-  return std::nullopt;
 }
 
 }  // namespace planlint::pyspark::detail

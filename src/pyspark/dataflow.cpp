@@ -91,6 +91,71 @@ namespace {
 
 using namespace detail;
 
+// A call of one of Spark's aggregate functions by this name: `F.sum`, `functions.max`, `count` imported
+// from pyspark.sql.functions (or `F.sum` of a notebook that imports F elsewhere); Python's `sum`,
+// `max` and numpy's are not.
+bool spark_aggregate(const SourceModel& m, std::string_view name) {
+  std::string buffer;
+  const std::string_view q = m.qualify(name, buffer);
+  if (!is_aggregate_name(q.substr(q.rfind('.') + 1))) return false;
+  if (q.starts_with("pyspark.sql.functions.") || q.starts_with("pyspark.sql.connect.functions.")) return true;
+  const std::size_t dot = name.find('.');
+  if (dot == std::string_view::npos) return q == name && m.star_imports.count("pyspark.sql.functions") != 0;
+  const std::string_view head = name.substr(0, dot);
+  return q == name && head != "self" && !m.has_import(head);
+}
+
+// The end of the bracketed group that opens at t[open] ('(' or '['), skipping string literals; npos
+// when it does not close.
+std::size_t closing(std::string_view t, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"' || c == '\'') {
+      const std::size_t end = t.find(c, i + 1);
+      if (end == std::string_view::npos) return end;
+      i = end;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// A column expression that calls one of Spark's aggregate functions outside a window:
+// `(F.sum(x) / n).alias(c)`, `F.round(F.avg(x), 2)`, `[F.mean(F.isnan(c)) for c in cols]`. Spark
+// rejects a select that mixes such a column with a plain one unless it is grouped, so a select of
+// them returns one row. The function must be Spark's (`F.sum`, `functions.max`, a name imported from
+// pyspark.sql.functions): Python's `sum(cols)` adds columns row by row.
+bool calls_aggregate(const SourceModel& m, std::string_view t) {
+  std::string buffer;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"' || c == '\'') {
+      const std::size_t end = t.find(c, i + 1);
+      if (end == std::string_view::npos) return false;
+      i = end;
+      continue;
+    }
+    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) continue;
+    const bool starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '_' ||
+                                    t[i - 1] == '.' || t[i - 1] == ')');
+    std::size_t j = i;
+    while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_' || t[j] == '.')) ++j;
+    const std::string_view name = t.substr(i, j - i);
+    i = j - 1;
+    if (!starts || j >= t.size() || t[j] != '(') continue;
+    if (!spark_aggregate(m, name)) continue;
+    const std::size_t end = closing(t, j);
+    if (end == std::string_view::npos) return false;
+    if (t.substr(end + 1).starts_with(".over(")) continue;
+    return true;
+  }
+  return false;
+}
+
 // One argument of select(...) / agg(...) that is an aggregate: F.sum("x"), F.max(c).alias("m"),
 // [F.count(F.when(...)).alias(c) for c in cols], "sum(x)" in selectExpr.
 bool is_aggregate_arg(const SourceModel& m, const Expr& e, bool sql_strings) {
@@ -100,18 +165,12 @@ bool is_aggregate_arg(const SourceModel& m, const Expr& e, bool sql_strings) {
   }
   if (e.chain() != nullptr && e.chain()->root_is_call) {
     std::string_view root = e.chain()->root;
-    auto dot = root.rfind('.');
-    std::string fn(dot == std::string_view::npos ? root : root.substr(dot + 1));
     bool wrappers_only = std::all_of(e.chain()->links.begin(), e.chain()->links.end(), [](const Link& l) {
       return l.name == "alias" || l.name == "cast" || l.name == "name" || l.name == "astype";
     });
-    return is_aggregate_name(fn) && wrappers_only && e.text().find(".over(") == std::string::npos;
+    if (spark_aggregate(m, root) && wrappers_only && e.text().find(".over(") == std::string::npos) return true;
   }
-  if (e.kind() == "list_comprehension" || e.kind() == "generator_expression") {
-    std::string f = leading_function(e.text(), &m);
-    return !f.empty() && is_aggregate_name(f) && e.text().find(".over(") == std::string::npos;
-  }
-  return false;
+  return !e.string_value() && calls_aggregate(m, e.text());
 }
 
 // `lambda x: x`, `list`, `tuple`: a function that hands each element back whole (as a sequence).

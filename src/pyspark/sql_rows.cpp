@@ -13,7 +13,7 @@ std::string joined_literals(std::string_view t) {
   std::size_t i = 0;
   while (i < t.size()) {
     const char c = t[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '(' || c == ')') {
       ++i;
       continue;
     }
@@ -21,6 +21,8 @@ std::string joined_literals(std::string_view t) {
       while (i < t.size() && t[i] != '\n') ++i;
       continue;
     }
+    // "... {} ...".format(x), "... %s ..." % x: the placeholders stay in the text as opaque names.
+    if (!out.empty() && (t.substr(i).starts_with(".format(") || c == '%')) return out;
     while (i < t.size() && std::isalpha(static_cast<unsigned char>(t[i]))) ++i;  // f, r, b, rb... prefixes
     if (i >= t.size() || (t[i] != '"' && t[i] != '\'')) return {};
     const std::string_view quote =
@@ -36,7 +38,9 @@ std::string joined_literals(std::string_view t) {
 
 std::string string_text(const Expr& e) {
   if (e.string_value()) return std::string(*e.string_value());
-  if (e.kind() == "concatenated_string") return joined_literals(e.text());
+  if (e.kind() == "concatenated_string" || e.kind() == "call" || e.kind() == "binary_operator" ||
+      e.kind() == "parenthesized_expression")
+    return joined_literals(e.text());
   if (e.kind() != "string") return {};
   std::size_t q = e.text().find_first_of("\"'");
   if (q == std::string::npos) return {};
