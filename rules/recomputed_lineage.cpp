@@ -391,9 +391,11 @@ class Graph {
     const std::size_t mine = reached.size();
     int total = runs_uncached(c, shuffles, reached, root_loop, depth, direct);
     std::sort(reached.begin() + static_cast<std::ptrdiff_t>(mine), reached.end(),
-              [](const Action& a, const Action& b) { return a.chain < b.chain; });
+              [](const Action& a, const Action& b) { return std::tie(a.chain, a.call) < std::tie(b.chain, b.call); });
     reached.erase(std::unique(reached.begin() + static_cast<std::ptrdiff_t>(mine), reached.end(),
-                              [](const Action& a, const Action& b) { return a.chain == b.chain; }),
+                              // one action, reached again through the same call (a helper's action
+                              // of two calls is two uses)
+                              [](const Action& a, const Action& b) { return a.chain == b.chain && a.call == b.call; }),
                   reached.end());
     if (depth > 0) {
       memo_[key] = {total, static_cast<std::uint32_t>(memo_actions_.size()),
@@ -917,7 +919,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     if (total < 2 || forks < 2) continue;
     std::sort(reached.begin(), reached.end(), earlier);
     reached.erase(std::unique(reached.begin(), reached.end(),
-                              [](const Action& a, const Action& b) { return a.chain == b.chain; }),
+                              [](const Action& a, const Action& b) { return a.chain == b.chain && a.call == b.call; }),
                   reached.end());
     // Lines as the report shows them: the file's in .py and Databricks files, the cell's in Jupyter.
     auto line_of = [&](const Chain& x) {

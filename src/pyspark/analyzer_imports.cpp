@@ -64,6 +64,9 @@ void Analyzer::use_export(const ModuleExports& from, const std::string& name, co
     f.params = it->second.params;
     f.param_actions = it->second.param_actions;
     f.cached_params = it->second.cached_params;
+    f.spark_params.insert(it->second.spark_params.begin(), it->second.spark_params.end());
+    for (const auto& [param, action] : it->second.param_actions)
+      if (action == "write") f.spark_params.insert(param);  // only a Spark DataFrame has .write
     f.returns_shuffle = it->second.returns_shuffle;
     f.returns_cache = it->second.returns_cache;
   }

@@ -231,6 +231,24 @@ void Analyzer::resolve_functions() {
     f->pandas_params.emplace(o->root);
     f->dataframe_params.erase(std::string(std::string_view(o->root)));
   }
+  // A parameter the def uses with a method only a Spark DataFrame has (`df.withColumn`, `df.write`).
+  static const util::NameSet kShared{"agg", "fillna", "dropna"};  // pandas has them too
+  for (const Chain& c : m_.chains) {
+    if (c.function.empty()) continue;
+    const Chain* o = c.origin();
+    if (o->root_is_call || o->function != c.function) continue;
+    FunctionInfo* f = m_.function(c.function);
+    if (f == nullptr || f->imported || f->pandas_params.count(o->root) != 0 ||
+        std::find(f->params.begin(), f->params.end(), o->root) == f->params.end())
+      continue;
+    for (const Step& step : c.pipeline()) {
+      if ((step.link->kinds & kDriverResultKind) != 0) break;
+      if ((step.link->kinds & kDataFrameOnlyKind) != 0 && !kShared.contains(step.link->name)) {
+        f->spark_params.emplace(o->root);
+        break;
+      }
+    }
+  }
   for (int round = 0; round < 3; ++round) {
     bool changed = false;
     for (const Chain* call : calls_) {
@@ -248,6 +266,26 @@ void Analyzer::resolve_functions() {
         if (param.empty() || f.dataframe_params.count(param) != 0 || f.pandas_params.count(param) != 0) continue;
         const Chain* arg = a.value.chain();
         if (arg != nullptr && arg->is_dataframe) changed = f.dataframe_params.insert(param).second || changed;
+      }
+      // ... and the other way: what is passed where the def uses a DataFrame is one.
+      positional = 0;
+      for (const Arg& a : call->root_args) {
+        std::string param;
+        if (!a.keyword.empty()) {
+          param = std::string(std::string_view(a.keyword));
+        } else if (positional < f.params.size()) {
+          param = f.params[positional++];
+        }
+        if (param.empty() || f.spark_params.count(param) == 0) continue;
+        const Chain* arg = a.value.chain();
+        if (arg == nullptr || arg->is_dataframe || arg->ends_local || arg->is_rdd || arg->is_session) continue;
+        // The value the name holds (`save(joined)`: the chain bound to `joined`), not what it was made
+        // from: `data.view(...)` of a library's context is a DataFrame, the context is not.
+        auto* first = const_cast<Chain*>(arg->links.empty() && arg->bound != nullptr ? arg->bound : arg);
+        if (first->used_as_dataframe || first->ends_local || first->is_rdd || first->is_session || first->is_reader ||
+            first->column_of || first->window_spec)
+          continue;
+        first->used_as_dataframe = changed = true;
       }
     }
     // An untyped parameter used as a DataFrame anywhere in its def (df.withColumn, df.groupBy) is one.
@@ -348,6 +386,7 @@ void Analyzer::classify(Chain& c) {
     }
   }
   if (c.root_is_call && c.root == "pyspark.sql.functions.broadcast") kind = Kind::dataframe;
+  if (c.used_as_dataframe && kind == Kind::unknown && !local) kind = Kind::dataframe;
   if (c.root_is_call && pandas_module(m_.qualify(c.root, qualify_buffer_))) local = true;
   // Python's own collections and values (`set()`, `dict(...)`, `sorted(x)`): on the driver, whatever
   // methods they share with a DataFrame (`s.union(t)`), unless the file defines a function of that name.

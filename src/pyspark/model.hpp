@@ -200,6 +200,9 @@ struct Chain {
   bool on_error_path : 1 = false;
   // In an `if <loop variable> == <literal>:` inside its loop: runs on one turn at most.
   bool once_per_loop : 1 = false;
+  // Passed where a def uses its parameter as a Spark DataFrame (`save(df)` of `def save(d): d.write...`):
+  // one, whatever made it (set on the first chain of its pipeline; the others follow through `bound`).
+  bool used_as_dataframe : 1 = false;
   // Links of the bound chains, earliest first, then this chain's links: the whole pipeline.
   [[nodiscard]] std::vector<Step> pipeline() const;
   [[nodiscard]] const Chain* origin() const;  // the first chain of the pipeline
@@ -324,7 +327,10 @@ struct FunctionInfo {
   std::vector<std::string> params;
   std::set<std::string, std::less<>> dataframe_params;  // annotated `: DataFrame` or called with a DataFrame
   std::set<std::string, std::less<>> pandas_params;     // used as a pandas DataFrame (`p.copy()`, `inplace=True`)
-  bool returns_dataframe = false;                       // `-> DataFrame` or a returned DataFrame chain
+  // Used as a Spark DataFrame in the body (`p.withColumn(...)`, `p.write`), not only passed one: what
+  // every caller passes there is one.
+  std::set<std::string, std::less<>> spark_params;
+  bool returns_dataframe = false;  // `-> DataFrame` or a returned DataFrame chain
   // A framework's entry point, which computes what the function returns once and ends the build: a
   // Foundry transform (`@transform_df`, `@transform`... of transforms.api), a Delta Live Tables table
   // or view (`@dlt.table`), a dbt Python model (`def model(dbt, session)`).

@@ -162,6 +162,12 @@ ModuleExports exports_of(const SourceModel& model) {
     out.params = model.function(function)->params;
     out.cached_params.assign(params.begin(), params.end());
   }
+  for (const auto& [name, f] : model.functions) {
+    if (f.imported || f.spark_params.empty() || name.find('.') != std::string::npos) continue;
+    ExportedFunction& out = e.functions[name];
+    out.params = f.params;
+    out.spark_params.assign(f.spark_params.begin(), f.spark_params.end());
+  }
   for (const auto& [name, size] : model.literal_sizes)
     if (model.literal_collections.count(name) != 0) e.literal_sizes.emplace(name, size);
   e.code_paths = model.code_paths;
