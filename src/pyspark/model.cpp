@@ -93,6 +93,18 @@ const Link* action_link(const Chain& c) {
     if (i > 0 && kGroupings.contains(c.links[i - 1].name)) continue;  // groupBy(...).count(): an aggregation
     if (kActions.contains(l.name)) return &l;
   }
+  // `writer = df.write.format("delta")`, then `writer.mode(m).save(path)`: a writer held in a name,
+  // set up over several statements, writes when one of them ends in a save.
+  if (c.root_is_call || c.links.empty() || !c.links.back().is_call || !kWriteEnds.contains(c.links.back().name))
+    return nullptr;
+  int guard = 0;
+  for (const Chain* b = c.bound; b != nullptr && guard < 16; b = b->bound, ++guard) {
+    for (const Link& l : b->links) {
+      if (l.on == Link::On::local) return nullptr;
+      if ((l.name == "write" && !l.is_call) || (l.name == "writeTo" && l.is_call)) return &l;
+    }
+    if (b->root_is_call) break;
+  }
   return nullptr;
 }
 
