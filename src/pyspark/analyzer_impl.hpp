@@ -178,6 +178,7 @@ class Analyzer {
   };
   std::vector<ParamLoop> param_loops_;  // `for c in param:` whose turns the callers decide
   Node walked_collection(Node it) const;
+  void assume_functions_alias();
   void note_call_turns(const std::string& function, Node args, bool method);
 
  public:

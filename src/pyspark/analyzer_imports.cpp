@@ -1,5 +1,6 @@
 // The imports of a file and what they bring from the project's own modules (UDFs, functions that
 // return a DataFrame, literal collections, Databricks and Arrow), and %run includes.
+#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -124,6 +125,47 @@ void Analyzer::load_imports() {
     m_.imports_databricks = m_.imports_databricks || (from != nullptr && from->databricks);
     m_.imports_arrow = m_.imports_arrow || (from != nullptr && from->arrow);
   }
+  assume_functions_alias();
+}
+
+// `F.udf`, `F.col` in a notebook or script that never binds `F` (its imports are in a notebook run
+// before it, or an interactive session's first cell): PySpark's functions module, the name's
+// universal use. Any binding of `F` in the file (an import, `F = ...`, `def F`) is what it says instead.
+void Analyzer::assume_functions_alias() {
+  bool used = false;
+  for (const Cell& cell : file_.cells) {
+    if (cell.language != CellLanguage::python) continue;
+    const std::string_view t = cell.text;
+    for (std::size_t at = t.find_first_of("F#"); at != std::string_view::npos; at = t.find_first_of("F#", at + 1)) {
+      if (t[at] == '#') {  // a comment, to the end of its line
+        at = t.find('\n', at);
+        if (at == std::string_view::npos) break;
+        continue;
+      }
+      const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '_' ||
+                                       t[at - 1] == '.' || t[at - 1] == '\'' || t[at - 1] == '"');
+      if (!starts || at + 1 >= t.size()) continue;
+      const char next = t[at + 1];
+      if (std::isalnum(static_cast<unsigned char>(next)) || next == '_') continue;  // a longer name
+      if (next == '.') {
+        used = true;
+        continue;
+      }
+      // `import ... as F`, `F = ...`, `def F(`, `class F`, `for F in`: bound here.
+      std::size_t k = at + 1;
+      while (k < t.size() && (t[k] == ' ' || t[k] == '\t')) ++k;
+      if (k < t.size() && t[k] == '=' && (k + 1 >= t.size() || t[k + 1] != '=')) return;
+      std::size_t b = at;
+      while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t')) --b;
+      std::size_t w = b;
+      while (w > 0 && (std::isalnum(static_cast<unsigned char>(t[w - 1])) || t[w - 1] == '_')) --w;
+      const std::string_view before = t.substr(w, b - w);
+      if (before == "as" || before == "import" || before == "def" || before == "class" || before == "for" ||
+          (b > 0 && t[b - 1] == ','))
+        return;
+    }
+  }
+  if (used && !m_.has_import("F")) m_.set_import("F", "pyspark.sql.functions");
 }
 
 }  // namespace planlint::pyspark::detail
