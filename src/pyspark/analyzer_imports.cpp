@@ -70,6 +70,7 @@ void Analyzer::use_export(const ModuleExports& from, const std::string& name, co
       if (action == "write") f.spark_params.insert(param);  // only a Spark DataFrame has .write
     f.returns_shuffle = it->second.returns_shuffle;
     f.returns_cache = it->second.returns_cache;
+    f.returns_few = it->second.returns_few;
   }
   if (from.code_paths.count(name) != 0) {
     m_.code_paths.insert(local);

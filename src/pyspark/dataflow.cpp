@@ -203,6 +203,15 @@ RowsFact origin_rows(const Link* first) {
     if (data == nullptr) return {};
     std::string_view k = data->value.kind();
     if (k == "list" || k == "tuple" || k == "list_comprehension") return {Rows::few, "literal rows"};
+    // createDataFrame(rdd.map(to_row)): an RDD's rows, as distributed as the RDD.
+    if (const Chain* from = data->value.chain(); from != nullptr && first->name == "createDataFrame") {
+      static const util::NameSet kRddSteps{"map",           "flatMap",     "mapPartitions", "rdd",
+                                           "zipWithIndex",  "reduceByKey", "groupByKey",    "mapValues",
+                                           "flatMapValues", "textFile",    "wholeTextFiles"};
+      if (from->is_rdd) return {};
+      for (const Step& s : from->pipeline())
+        if (s.link != nullptr && kRddSteps.contains(s.link->name)) return {};
+    }
     return {Rows::driver, "data built on the driver"};
   }
   if (first->name == "range") {
@@ -250,6 +259,7 @@ bool key_filter(const Link& l) {
 }
 
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth);
+std::optional<RowsFact> returned_rows(const SourceModel& m, const Chain& origin, int depth);
 
 // The rows of a temporary view that `at` reads by name (`spark.sql("SELECT ... FROM v")`,
 // `spark.table("v")`), registered before it in the file: the rows of the DataFrame behind the view.
@@ -441,6 +451,30 @@ RowsFact chain_rows(const SourceModel& m, const Chain& chain, int depth) {
   return {};
 }
 
+// `results = run_transfers(...)` of a helper whose every return is data built on the driver
+// (`return spark.createDataFrame(rows)`), literal rows or one row: that, as small. Of a helper of
+// another module, what its exports say.
+std::optional<RowsFact> returned_rows(const SourceModel& m, const Chain& origin, int depth) {
+  if (!origin.root_is_call || depth >= 4) return std::nullopt;
+  const FunctionInfo* f = m.function(origin.root);
+  if (f == nullptr) return std::nullopt;
+  if (f->imported) {
+    if (f->returns_few)
+      return RowsFact{Rows::driver, "what `" + std::string(origin.root) + "` returns: rows built on the driver"};
+    return std::nullopt;
+  }
+  if (f->returns.empty()) return std::nullopt;
+  RowsFact out;
+  for (const Chain* r : f->returns) {
+    if (r == &origin) return std::nullopt;  // recursion
+    const auto p = r->pipeline();
+    const RowsFact each = rows_at(m, p, p.size(), depth + 1);
+    if (!small_by_construction(each.rows)) return std::nullopt;
+    out = each;
+  }
+  return out;
+}
+
 RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::size_t index, int depth) {
   if (!pipeline.empty() && depth < 4) {
     std::size_t offset = 0;
@@ -464,9 +498,15 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     read = true;
     break;
   }
-  // No reader: the rows came in through a parameter, which may hold what every caller passes.
-  if (!read && !pipeline.empty())
-    if (auto p = parameter_rows(m, *pipeline.front().chain->origin(), depth)) fact = *p;
+  // No reader: the rows came in through a parameter, which may hold what every caller passes, or
+  // from a helper whose every return is few rows by construction.
+  if (!read && !pipeline.empty()) {
+    const Chain& origin = *pipeline.front().chain->origin();
+    if (auto p = parameter_rows(m, origin, depth))
+      fact = *p;
+    else if (auto r = returned_rows(m, origin, depth))
+      fact = *r;
+  }
   // A file of a Delta table's transaction log (`_delta_log/00000000000000000010.json`): a few actions.
   for (std::size_t k = 0; k < pipeline.size() && k < index && (fact.rows == Rows::unknown || fact.rows == Rows::large);
        ++k) {

@@ -345,6 +345,7 @@ struct FunctionInfo {
   std::vector<std::string> cached_params;  // parameters it caches: the caller's later uses read the cache
   bool returns_shuffle = false;
   bool returns_cache = false;
+  bool returns_few = false;  // every return is few rows by construction (data built on the driver)
 };
 
 struct SourceModel {

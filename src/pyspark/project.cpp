@@ -117,7 +117,12 @@ ModuleExports exports_of(const SourceModel& model) {
       out.returns_cache = out.returns_cache && caches_rows(*r);
       for (const Step& s : r->pipeline()) out.returns_shuffle = out.returns_shuffle || plans_shuffle(s.link->name);
     }
-    if (f.returns_dataframe && (out.returns_shuffle || out.returns_cache)) {
+    out.returns_few = !f.returns.empty();
+    for (const Chain* r : f.returns) {
+      const auto p = r->pipeline();
+      out.returns_few = out.returns_few && small_by_construction(rows_before(model, p, p.size()).rows);
+    }
+    if (f.returns_dataframe && (out.returns_shuffle || out.returns_cache || out.returns_few)) {
       out.params = f.params;
       e.functions.emplace(name, std::move(out));
     }

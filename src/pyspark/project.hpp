@@ -29,6 +29,7 @@ struct ExportedFunction {
   std::vector<std::string> cached_params;  // parameters it caches (what it makes of them): read once
   bool returns_shuffle = false;            // a returned DataFrame plans a shuffle (groupBy, join, orderBy...)
   bool returns_cache = false;              // ... and is cached there
+  bool returns_few = false;                // every return is few rows by construction (built on the driver)
   // Parameters its body uses as Spark DataFrames (`df.write...`, `df.withColumn(...)`): what a caller
   // passes there is one, whatever made it (a data-access library's view, a helper of unknown return).
   std::vector<std::string> spark_params;
