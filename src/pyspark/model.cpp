@@ -128,9 +128,21 @@ bool runs_on_databricks(const SourceModel& m) {
                                         f.raw.find("application/vnd.databricks") != std::string::npos))
     return true;
   // The runtime's objects (dbutils, `from databricks.sdk.runtime import spark`) and DBFS paths exist
-  // on a Databricks cluster only.
-  static constexpr std::string_view kMarks[] = {"dbutils.", "databricks.sdk.runtime", "pyspark.dbutils", "/dbfs/",
-                                                "dbfs:/"};
+  // on a Databricks cluster only; Databricks' own packages (`from databricks.labs...`, the SDK, feature
+  // engineering, Delta Live Tables' `dlt`; not koalas, which runs anywhere) and Databricks Connect's
+  // session (Spark Connect, whose toPandas always uses Arrow) say where the code runs.
+  static constexpr std::string_view kMarks[] = {"dbutils.",
+                                                "databricks.sdk.runtime",
+                                                "pyspark.dbutils",
+                                                "/dbfs/",
+                                                "dbfs:/",
+                                                "from databricks.sdk",
+                                                "from databricks.labs",
+                                                "from databricks.connect",
+                                                "from databricks.feature",
+                                                "import databricks.sdk",
+                                                "DatabricksSession",
+                                                "import dlt"};
   return std::any_of(f.cells.begin(), f.cells.end(), [](const Cell& c) {
     return std::any_of(std::begin(kMarks), std::end(kMarks),
                        [&](std::string_view w) { return c.text.find(w) != std::string::npos; });
