@@ -35,6 +35,8 @@ std::vector<std::filesystem::path> fixtures() {
   auto files = planlint::test::files_under(dir, ".py");
   auto nbs = planlint::test::files_under(dir, ".ipynb");
   files.insert(files.end(), nbs.begin(), nbs.end());
+  for (const auto& json : planlint::test::files_under(dir, ".json"))  // Synapse notebooks: notebook/<name>.json
+    if (planlint::pyspark::is_synapse_notebook_path(json.generic_string())) files.push_back(json);
   return files;
 }
 

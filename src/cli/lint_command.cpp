@@ -42,7 +42,8 @@ bool is_lintable(std::string_view p) {
   auto dot = name.rfind('.');
   if (dot == std::string_view::npos || dot == 0 || name == "..") return false;
   std::string_view e = name.substr(dot);
-  return e == ".txt" || e == ".plan" || e == ".explain" || e == ".py" || e == ".ipynb";
+  // .json: a Synapse workspace's notebook/<name>.json (the folder is checked when the file is found).
+  return e == ".txt" || e == ".plan" || e == ".explain" || e == ".py" || e == ".ipynb" || e == ".json";
 }
 
 // --format dot / html: the plans of the inputs as pictures with their findings (PySpark sources are
@@ -310,7 +311,10 @@ int run_lint(CLI::App& app, LintArgs& a) {
       // The listing shows whether a configuration file can be here: no need to look for one.
       if (!config_named) finder.none_in(folder);
     };
-    walk.file = [&](const std::string& path) { push(make_input(path, false)); };
+    walk.file = [&](const std::string& path) {
+      if (path.ends_with(".json") && !lint::is_source_path(path)) return;  // JSON that is not a Synapse notebook
+      push(make_input(path, false));
+    };
     walk.error = [&](const std::string& folder, const std::string& error) {
       std::cerr << "planlint: error: " + folder + ": cannot list the folder (" + error + ")\n";
       walk_failed = true;

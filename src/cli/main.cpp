@@ -60,9 +60,10 @@ only with --fail-on info. Findings of --warn rules and findings below --fail-on 
 int run(int argc, char** argv) {
   CLI::App app{
       "planlint: find Spark performance problems before they cost money, in query plans (explain output) and\n"
-      "in PySpark code (.py files, Jupyter .ipynb and Databricks notebooks).\n"
-      "PATH is a file, a directory (searched for *.py, *.ipynb, *.txt, *.plan, *.explain; .git, virtualenvs\n"
-      "and node_modules skipped) or '-' for stdin (a plan unless --stdin-filename ends in .py or .ipynb).\n"
+      "in PySpark code (.py files, Jupyter .ipynb, Databricks and Fabric notebooks, Synapse notebook/*.json).\n"
+      "PATH is a file, a directory (searched for *.py, *.ipynb, notebook/*.json, *.txt, *.plan, *.explain; .git,\n"
+      "virtualenvs and node_modules skipped) or '-' for stdin (a plan unless --stdin-filename ends in .py or\n"
+      ".ipynb).\n"
       "Configuration: [tool.planlint] in pyproject.toml, or planlint.toml / .planlint.toml, the closest above\n"
       "each file."};
   app.footer(kFooter);

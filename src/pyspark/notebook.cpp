@@ -518,6 +518,13 @@ std::string read_notebook(SourceFile& f, const simdjson::padded_string& json, st
         f.cells.clear();
         read_cells(field.value().get_array());
         have_cells = true;
+      } else if (key == "properties") {  // an Azure Synapse notebook: {"name": ..., "properties": {"cells": ...}}
+        for (auto pf : field.value().get_object()) {
+          if (std::string_view(pf.unescaped_key()) != "cells") continue;
+          f.cells.clear();
+          read_cells(pf.value().get_array());
+          have_cells = true;
+        }
       } else if (key == "worksheets") {  // nbformat 3: the cells of every worksheet, in order
         f.cells.clear();
         have_cells = true;
@@ -847,13 +854,25 @@ const Cell* find_cell(const SourceFile& file, int number) {
   return nullptr;
 }
 
-bool is_source_path(std::string_view path) { return ends_with(path, ".py") || ends_with(path, ".ipynb"); }
+// Azure Synapse keeps a workspace's notebooks in git as `notebook/<name>.json`: the Jupyter cells under
+// "properties" (with the Spark pool and session settings beside them).
+bool is_synapse_notebook_path(std::string_view path) {
+  if (!ends_with(path, ".json")) return false;
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return false;
+  const std::string_view folder = path.substr(0, slash);
+  return folder == "notebook" || ends_with(folder, "/notebook");
+}
+
+bool is_source_path(std::string_view path) {
+  return ends_with(path, ".py") || ends_with(path, ".ipynb") || is_synapse_notebook_path(path);
+}
 
 SourceFile load_source(std::string path, std::string raw) {
   SourceFile f;
   f.path = std::move(path);
   f.raw = std::move(raw);
-  if (ends_with(f.path, ".ipynb")) {
+  if (ends_with(f.path, ".ipynb") || is_synapse_notebook_path(f.path)) {
     f.kind = SourceKind::jupyter;
     load_jupyter(f);
     return f;

@@ -102,5 +102,6 @@ const Cell* find_cell(const SourceFile& file, int number);
 SourceFile load_source(std::string path, std::string raw);
 
 bool is_source_path(std::string_view path);
+bool is_synapse_notebook_path(std::string_view path);  // notebook/<name>.json of a Synapse workspace
 
 }  // namespace planlint::pyspark

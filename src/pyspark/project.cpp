@@ -261,6 +261,10 @@ std::optional<fs::path> resolve_run(const fs::path& importer_dir, std::string_vi
     p += ext;
     if (is_regular(p)) return p;
   }
+  // `%run helpers` in a Synapse workspace: notebook/helpers.json beside the running one.
+  fs::path synapse = base;
+  synapse += ".json";
+  if (is_synapse_notebook_path(synapse.generic_string()) && is_regular(synapse)) return synapse;
   return std::nullopt;
 }
 
