@@ -263,22 +263,14 @@ void Analyzer::resolve_functions() {
         } else if (positional < f.params.size()) {
           param = f.params[positional++];
         }
-        if (param.empty() || f.dataframe_params.count(param) != 0 || f.pandas_params.count(param) != 0) continue;
         const Chain* arg = a.value.chain();
-        if (arg != nullptr && arg->is_dataframe) changed = f.dataframe_params.insert(param).second || changed;
-      }
-      // ... and the other way: what is passed where the def uses a DataFrame is one.
-      positional = 0;
-      for (const Arg& a : call->root_args) {
-        std::string param;
-        if (!a.keyword.empty()) {
-          param = std::string(std::string_view(a.keyword));
-        } else if (positional < f.params.size()) {
-          param = f.params[positional++];
-        }
-        if (param.empty() || f.spark_params.count(param) == 0) continue;
-        const Chain* arg = a.value.chain();
-        if (arg == nullptr || arg->is_dataframe || arg->ends_local || arg->is_rdd || arg->is_session) continue;
+        if (param.empty() || arg == nullptr) continue;
+        // A DataFrame passed: the parameter holds one.
+        if (arg->is_dataframe && f.dataframe_params.count(param) == 0 && f.pandas_params.count(param) == 0)
+          changed = f.dataframe_params.insert(param).second || changed;
+        // ... and the other way: what is passed where the def uses a DataFrame is one.
+        if (f.spark_params.count(param) == 0 || arg->is_dataframe || arg->ends_local || arg->is_rdd || arg->is_session)
+          continue;
         // The value the name holds (`save(joined)`: the chain bound to `joined`), not what it was made
         // from: `data.view(...)` of a library's context is a DataFrame, the context is not.
         auto* first = const_cast<Chain*>(arg->links.empty() && arg->bound != nullptr ? arg->bound : arg);
