@@ -210,10 +210,17 @@ void check_rdd_fallback(SourceContext& ctx) {
         std::string agg = group_aggregate(l);
         const pyspark::Step* prev = i > 0 ? &pipeline[i - 1] : nullptr;
         if (!agg.empty() && prev != nullptr && prev->link->is_call && prev->link->name == "groupByKey") {
+          // As for the detours below: rows built on the driver (`sc.parallelize([...])`) and test code
+          // are not reported; the rest is advice unless the configuration declares the read large.
+          const pyspark::Volume volume = pyspark::volume_of(pyspark::rows_before(m, pipeline, i - 1).rows);
+          if (volume == pyspark::Volume::small || in_test_code(m, chain)) continue;
           auto& d = ctx.report(prev->chain->cell, prev->link->name_pos,
                                "`groupByKey()` then `" + agg +
                                    "` of each group: every value is shuffled and held per key; `reduceByKey` "
                                    "combines before the shuffle");
+          const std::string large = declared_large_read(pipeline, i - 1, ctx.options().large_tables);
+          d.severity = large.empty() ? Severity::info : Severity::warning;
+          if (!large.empty()) d.message += " (it reads `" + large + "`, declared large)";
           std::string how = agg == "len"   ? ".mapValues(lambda _: 1).reduceByKey(lambda a, b: a + b)"
                             : agg == "sum" ? ".reduceByKey(lambda a, b: a + b)"
                             : agg == "max" ? ".reduceByKey(max)"
