@@ -30,7 +30,8 @@ reported (`createDataFrame` of driver-side data, a literal `spark.range`, a `lim
 aggregate, JSON read from an RDD built on the driver), nor one row per key (a grouped aggregate,
 distinct values: a report, one file on purpose), nor is
 test code, nor a write whose output the code then handles as files (moves, copies, renames or lists
-the written path: one file is then the deliverable).
+the written path, by its name or by the names it is built from, as `out = f"s3://{bucket}/{prefix}/"`
+then a rename under `prefix`: one file is then the deliverable).
 
 A Glue DynamicFrame counts when it is written with `glueContext.write_dynamic_frame.from_options(frame=...)`
 or `from_catalog`, through its steps that keep rows in place (`resolveChoice`, `apply_mapping`,
@@ -123,7 +124,8 @@ bool handles_output_files(const pyspark::SourceModel& m) {
 // What the write's path is spelled with: the names in its expression (`out_dir`, `cfg.path`, the
 // names of an f-string) or, for a literal, the literal; from the call that saves (`csv(p)`,
 // `save(p)`, `parquet(p)`...) or `option("path", p)`.
-std::vector<std::string> write_path_words(const std::vector<pyspark::Step>& pipeline, std::size_t write) {
+std::vector<std::string> write_path_words(const pyspark::SourceModel& m, const std::vector<pyspark::Step>& pipeline,
+                                          std::size_t write) {
   static constexpr std::string_view kSavers[] = {"save", "csv", "json", "parquet", "orc", "text", "avro"};
   std::vector<std::string> words;
   for (std::size_t k = write + 1; k < pipeline.size(); ++k) {
@@ -137,6 +139,23 @@ std::vector<std::string> write_path_words(const std::vector<pyspark::Step>& pipe
     else if (const pyspark::Arg* options = l.arg(99, "connection_options"); options != nullptr)
       path = &options->value;  // AWS Glue: write_dynamic_frame.from_options(connection_options={"path": p})
     if (path == nullptr) continue;
+    // A name bound to a string stands for the string (`.csv(out)`, `out = f"s3://{bucket}/{prefix}/"`):
+    // the name as written in the call is a word of the path too.
+    if (path->kind() != "identifier") {
+      const std::string_view cell = m.cell(pipeline[k].chain->cell).text;
+      const pyspark::Pos& at = l.link_pos;
+      if (at.end_byte <= cell.size() && at.start_byte < at.end_byte) {
+        std::string_view call = cell.substr(at.start_byte, at.end_byte - at.start_byte);
+        const std::size_t open = call.find('(');
+        if (open != std::string_view::npos) {
+          call.remove_prefix(open + 1);
+          std::size_t e = 0;
+          while (e < call.size() && (std::isalnum(static_cast<unsigned char>(call[e])) != 0 || call[e] == '_')) ++e;
+          const bool bare = e >= 3 && (e == call.size() || call[e] == ',' || call[e] == ')' || call[e] == ' ');
+          if (bare && std::isdigit(static_cast<unsigned char>(call[0])) == 0) words.emplace_back(call.substr(0, e));
+        }
+      }
+    }
     if (auto literal = path->string_value(); literal && path->text().find('{') == std::string_view::npos) {
       if ((*literal).size() >= 4) words.emplace_back(*literal);
       if (path->kind() != "identifier") continue;  // a name bound to the path: the name is used too
@@ -241,7 +260,8 @@ void check_single_file_write(SourceContext& ctx) {
         if (rows.rows == pyspark::Rows::grouped) return;
         // One file on purpose: the code moves, copies or lists what it wrote (by the written path).
         if (!file_calls) file_calls = file_handling_calls(ctx.model());
-        if (handles_written_files(*file_calls, *pipeline[write].chain, write_path_words(pipeline, write))) return;
+        if (handles_written_files(*file_calls, *pipeline[write].chain, write_path_words(ctx.model(), pipeline, write)))
+          return;
         if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
         const bool large = volume == pyspark::Volume::large;
         std::string message = "`" + std::string(p.name) + "(1)` before a write: one task writes all the data";

@@ -383,8 +383,11 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
         l.link_pos = removal_range(obj, cur);
         l.expr_pos = pos_of(cur);
         l.args = make_args(args, depth);
-        // spark.sql(query) of a name bound to a string (in this cell: positions are the cell's): its text.
-        if (l.name == "sql" && !l.args.empty() && l.args[0].keyword.empty() && l.args[0].value.kind() == "identifier")
+        // spark.sql(query) of a name bound to a string (in this cell: positions are the cell's): its text;
+        // so is the path of a write (`.csv(output_path)` of `output_path = f"s3://{bucket}/{prefix}/"`).
+        static const util::NameSet kTextArgs{"sql", "save", "csv", "json", "parquet", "orc", "text", "avro"};
+        if (kTextArgs.contains(l.name) && !l.args.empty() && l.args[0].keyword.empty() &&
+            l.args[0].value.kind() == "identifier")
           if (auto it = texts_.find(l.args[0].value.text()); it != texts_.end() && it->second.first == cell_->number)
             l.args[0].value = make_expr(it->second.second, depth + 1);
         // select(aggs) of a name bound to a list in this cell: the columns it holds.
