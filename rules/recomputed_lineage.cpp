@@ -363,6 +363,10 @@ class Graph {
         if (f->returns.empty()) read = true;        // `-> DataFrame` without a visible return: assume a read
         shuffles = shuffles || f->returns_shuffle;  // a function of another module that shuffles what it returns
       }
+    // A DataFrame made by a call the code does not show (a data-access library's, a helper of another
+    // module: `df = load_orders()`), known to be one by how it is used (`df.withColumn(...)`), reads
+    // something.
+    if (origin->root_is_call && origin->used_as_dataframe && !read && m_.function(origin->root) == nullptr) read = true;
     return !streaming && (read || shuffles);
   }
 

@@ -179,6 +179,8 @@ class Analyzer {
   std::vector<ParamLoop> param_loops_;  // `for c in param:` whose turns the callers decide
   Node walked_collection(Node it) const;
   void assume_functions_alias();
+  bool type_values_by_use();
+  std::size_t typed_upto_ = 0;  // chains type_values_by_use has looked at
   void note_call_turns(const std::string& function, Node args, bool method);
 
  public:

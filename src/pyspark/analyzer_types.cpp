@@ -212,7 +212,31 @@ std::uint16_t link_kinds(std::string_view name) {
   return i < kLinkKinds.kinds.size() ? kLinkKinds.kinds[i] : 0;
 }
 
+// A value used with a method only a Spark DataFrame has is one, whatever made it: `df =
+// reader.query_table(q)` then `df.withColumnRenamed(...)` (a data-access library's reader, a helper
+// of another module). Looked at for the chains built since the last call; true when one was marked.
+bool Analyzer::type_values_by_use() {
+  static const util::NameSet kShared{"agg", "fillna", "dropna"};  // pandas has them too
+  bool marked = false;
+  for (; typed_upto_ < m_.chains.size(); ++typed_upto_) {
+    const Chain& c = m_.chains[typed_upto_];
+    const Chain* b = c.bound;
+    if (b == nullptr || c.links.empty() || !c.links.front().is_call) continue;
+    const Link& first = c.links.front();
+    if ((first.kinds & kDataFrameOnlyKind) == 0 || kShared.contains(first.name)) continue;
+    // `helper.write(df)`: a method of another class (a DataFrame's writer is an attribute).
+    if (first.name == "write" || first.name == "writeStream" || first.name == "na") continue;
+    if (b->is_dataframe || b->ends_local || b->is_rdd || b->is_session || b->is_reader || b->column_of ||
+        b->window_spec || b->used_as_dataframe)
+      continue;
+    const_cast<Chain*>(b)->used_as_dataframe = marked = true;
+  }
+  return marked;
+}
+
 void Analyzer::resolve_functions() {
+  if (type_values_by_use() && m_.functions.empty())
+    for (Chain& c : m_.chains) classify(c);
   // Without a def, nothing here can change what build_chain already decided.
   if (m_.functions.empty()) return;
   // A parameter the def uses as a pandas DataFrame (`df.copy()`, `df.dropna(inplace=True)`) is one,
@@ -242,7 +266,9 @@ void Analyzer::resolve_functions() {
         std::find(f->params.begin(), f->params.end(), o->root) == f->params.end())
       continue;
     for (const Step& step : c.pipeline()) {
-      if ((step.link->kinds & kDriverResultKind) != 0) break;
+      // Past a driver result the value is pandas or a list; past a reader (`p.createDataFrame(...)`,
+      // `p.read`, `p.table(...)`) the parameter was the session that made the DataFrame.
+      if ((step.link->kinds & (kDriverResultKind | kReaderKind)) != 0) break;
       if ((step.link->kinds & kDataFrameOnlyKind) != 0 && !kShared.contains(step.link->name)) {
         f->spark_params.emplace(o->root);
         break;
