@@ -301,11 +301,11 @@ void Analyzer::handle_assignment(Node n, int depth) {
       if (const std::string q = m_.qualify(text(right)); q.starts_with("pyspark.")) m_.set_import(name, q);
     // `query = f"SELECT ..."` then `spark.sql(query)`: the text a name holds, for what reads it.
     if (is<"string">(right) || is<"concatenated_string">(right))
-      texts_.insert_or_assign(name, std::make_pair(cell_->number, right));
+      texts_.insert_or_assign(name, std::make_pair(cell_->number, make_expr(right, depth + 1)));
     else
       texts_.erase(name);
     if (is<"list">(right) || is<"list_comprehension">(right))
-      lists_.insert_or_assign(name, std::make_pair(cell_->number, right));
+      lists_.insert_or_assign(name, std::make_pair(cell_->number, make_expr(right, depth + 1)));
     else
       lists_.erase(name);
     if (chain != nullptr) {

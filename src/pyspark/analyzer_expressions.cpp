@@ -389,13 +389,13 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
         if (kTextArgs.contains(l.name) && !l.args.empty() && l.args[0].keyword.empty() &&
             l.args[0].value.kind() == "identifier")
           if (auto it = texts_.find(l.args[0].value.text()); it != texts_.end() && it->second.first == cell_->number)
-            l.args[0].value = make_expr(it->second.second, depth + 1);
+            l.args[0].value = it->second.second;
         // select(aggs) of a name bound to a list in this cell: the columns it holds.
         if ((l.name == "select" || l.name == "agg") && l.args.size() == 1 && l.args[0].keyword.empty()) {
           std::string_view name = l.args[0].value.text();
           if (l.args[0].value.kind() == "list_splat") name.remove_prefix(std::min<std::size_t>(1, name.size()));
           if (auto it = lists_.find(name); it != lists_.end() && it->second.first == cell_->number)
-            l.args[0].value = make_expr(it->second.second, depth + 1);
+            l.args[0].value = it->second.second;
         }
         if (l.name == "setAll" || l.name == "config") {
           std::vector<std::pair<Expr, Expr>> pairs;

@@ -140,12 +140,13 @@ class Analyzer {
   // body proper, not a method, is where functions_ has that size).
   std::vector<std::pair<std::string, std::size_t>> classes_;
   std::map<std::string, const Chain*, std::less<>> self_bindings_;  // `self.df = ...` within one class
-  // Names bound to a string in this scope (the last binding): its cell and node, read (as an Expr)
-  // only in that cell, while the cell's tree is alive, and only by what asks (spark.sql(name)).
-  std::map<std::string, std::pair<int, Node>, std::less<>> texts_;
+  // Names bound to a string in this scope (the last binding): its cell and the string as an Expr, read
+  // only in that cell (positions are the cell's) by what asks (spark.sql(name), a write's path). Made
+  // when the name is bound: a node would not outlive the run of statements it was parsed in.
+  std::map<std::string, std::pair<int, Expr>, std::less<>> texts_;
   // Names bound to a list written out (`aggs = [F.sum(c) for c in cols]`), kept the same way, read
   // by select(aggs) / agg(aggs): the columns the list holds.
-  std::map<std::string, std::pair<int, Node>, std::less<>> lists_;
+  std::map<std::string, std::pair<int, Expr>, std::less<>> lists_;
   std::map<std::string, Expr, std::less<>> constants_;              // names bound once to a literal at module level
   std::map<std::string, std::string, std::less<>> literal_scopes_;  // the function of each name's last binding
   // Inside a def, what each change to a name's literal collection replaced, undone when the def closes:
