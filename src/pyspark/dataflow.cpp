@@ -507,6 +507,20 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
     else if (auto r = returned_rows(m, origin, depth))
       fact = *r;
   }
+  // A reader given a query (`.option("query", "SELECT MAX(version) FROM t")` of JDBC, Redshift,
+  // Snowflake or BigQuery; `.options(query=...)`): the query's rows.
+  for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
+    const Link& l = *pipeline[k].link;
+    if (!l.is_call || (l.name != "option" && l.name != "options")) continue;
+    const Expr* query = nullptr;
+    if (l.name == "option" && l.args.size() >= 2 && l.args[0].value.string_value() &&
+        lower(*l.args[0].value.string_value()) == "query")
+      query = &l.args[1].value;
+    if (l.name == "options")
+      if (const Arg* a = l.arg(99, "query"); a != nullptr) query = &a->value;
+    if (query == nullptr) continue;
+    if (const RowsFact q = sql_rows(string_text(*query)); q.rows != Rows::unknown) fact = q;
+  }
   // A file of a Delta table's transaction log (`_delta_log/00000000000000000010.json`): a few actions.
   for (std::size_t k = 0; k < pipeline.size() && k < index && (fact.rows == Rows::unknown || fact.rows == Rows::large);
        ++k) {
