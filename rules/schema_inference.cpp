@@ -30,7 +30,9 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
 reported; `inferSchema` on a JSON read is not a JSON option (the JSON read is the one finding); one
 commit file of a Delta transaction log (`_delta_log/...json`) is a few KB of metadata and is not reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
-their schema and Spark ignores the option), nor test code (functions named `test*`, files pytest
+their schema and Spark ignores the option), nor `inferSchema` on an Excel read through spark-excel
+(`format("com.crealytics.spark.excel")`, `excel`), which infers from the first rows of the sheet
+(`excerptSize`, 10 by default) rather than a pass over the file, nor test code (functions named `test*`, files pytest
 collects, `tests/` and `testing/` folders, assertion helpers named `assert*`), which reads fixtures, nor files that ship with the code (a path built
 from `__file__`), nor JSON strings built on the driver (`spark.read.json(sc.parallelize([...]))`),
 nor a reader given a schema as well (`.schema(...)` or `schema=`: Spark infers nothing then).
@@ -110,9 +112,12 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
   return out;
 }
 
-// Whether the reader's format (as set so far, or by the terminal read after `at`) carries a schema.
+// Whether the reader's format (as set so far, or by the terminal read after `at`) carries a schema,
+// or infers one from the first rows only: spark-excel reads an excerpt of the sheet (`excerptSize`,
+// 10 rows by default), not the file again.
 bool self_describing(const std::string& format, const std::vector<pyspark::Step>& pipeline, std::size_t at) {
-  static const util::NameSet kColumnar{"parquet", "orc", "delta", "avro", "table", "iceberg"};
+  static const util::NameSet kColumnar{
+      "parquet", "orc", "delta", "avro", "table", "iceberg", "com.crealytics.spark.excel", "excel"};
   if (kColumnar.contains(format)) return true;
   for (std::size_t i = at; i < pipeline.size(); ++i) {
     const pyspark::Link& l = *pipeline[i].link;
