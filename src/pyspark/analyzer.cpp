@@ -337,9 +337,7 @@ void Analyzer::handle_assignment(Node n, int depth) {
         const std::string name = text(target);
         assigned_.insert(name);
         constants_.erase(name);
-        remember_literal(name);
-        m_.literal_collections.erase(name);
-        literal_scopes_.insert_or_assign(name, functions_.empty() ? std::string() : std::string(functions_.back()));
+        bound_to_unknown(name);
         bind(name, splits ? chain : nullptr);
       }
   } else if (is<"attribute">(left) && text(field<"object">(left)) == "self") {
@@ -577,9 +575,7 @@ void Analyzer::visit(Node n, int depth) {
       for (const std::string& p : f->params) {
         bind(p, nullptr);
         // Nor does a collection of that name bound elsewhere say how many items the parameter holds.
-        remember_literal(p);
-        m_.literal_collections.erase(p);
-        literal_scopes_.insert_or_assign(p, std::string(functions_.back()));
+        bound_to_unknown(p);
       }
     visit(field<"body">(n), depth + 1);
     forget_literals(literals);  // the function's collections are its own

@@ -19,6 +19,13 @@
 
 namespace planlint::pyspark::detail {
 
+// `name` is bound, in the function being visited, to something whose items the code does not show.
+void Analyzer::bound_to_unknown(const std::string& name) {
+  remember_literal(name);
+  m_.literal_collections.erase(name);
+  literal_scopes_.insert_or_assign(name, functions_.empty() ? std::string() : std::string(functions_.back()));
+}
+
 void Analyzer::remember_literal(const std::string& name) {
   if (functions_.empty() || name.find('.') != std::string::npos) return;  // module level; self.X is the class's
   LiteralChange c{name, m_.literal_collections.count(name) != 0, std::nullopt, std::nullopt};

@@ -159,6 +159,7 @@ class Analyzer {
   };
   std::vector<LiteralChange> literal_log_;
   void remember_literal(const std::string& name);
+  void bound_to_unknown(const std::string& name);
   void forget_literals(std::size_t mark);
   // Names last bound to an integer literal (`i = 0`), with the function that bound them ("" at module
   // level): a while loop's counter (counted_while_turns).
