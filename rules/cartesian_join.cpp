@@ -39,7 +39,8 @@ judged. Not reported when both sides are tiny by construction (literal rows, `sp
 side is repeated that many times, which is often the point (a row per scenario). A warning needs
 both sides to show volume in the source (reads of tables or files that nothing aggregates, limits or
 filters to a key); where one side's size is not in sight (a parameter, distinct values, a lookup) it
-is an `info`.
+is an `info`, and so is any of them in a file whose session runs on a local master
+(`master("local[*]")`: data one machine holds).
 
 ## Why is this bad?
 The join compares `left rows × right rows` pairs: a million rows against a million rows is 10^12
@@ -295,6 +296,11 @@ void check_cartesian_join_source(SourceContext& ctx) {
         // calendar side usually is.
         d.severity = Severity::info;
         d.message += " (the code does not show both sides' sizes)";
+      } else if (m.local_master) {
+        // A local session (`master("local[*]")`) runs on one machine: data that fits one, not a
+        // cluster's volume. Advice.
+        d.severity = Severity::info;
+        d.message += " (a local session: data one machine holds)";
       }
       ctx.attach_fix(d, "Join on a key", Applicability::display_only,
                      l.name == "join" && what.rfind("join condition", 0) == 0

@@ -36,7 +36,9 @@ placeholder, not a count), and for a `while`
 loop whose counter the code shows (`i = 0`, then `while i < 120:` with one `i += 1` in the body and
 no other binding of `i`; `break` makes it an upper bound). Up to 20 projections
 are a handful and not reported; up to 50 are an info; more (`range(200)`, twelve turns of twenty
-calls) are a warning. A loop over a DataFrame's columns (`for c in df.columns`, `df.schema.fields`,
+calls) are a warning. Calls under an `if` whose test reads the loop variable (`if c not in
+df.columns:`) run on the turns it picks: they count towards the upper bound (more than 20 is an
+info) but a warning needs more than 50 from the calls every turn makes. A loop over a DataFrame's columns (`for c in df.columns`, `df.schema.fields`,
 `df.dtypes`) is an info: wide tables have hundreds of columns, but the code does not show how wide
 this one is; so is any other loop whose count is not in sight. Test code is not reported, nor a
 `withColumn` under `if c == "name":` on the loop variable (one turn at most).
@@ -73,7 +75,7 @@ namespace {
 using Group = std::vector<const pyspark::Chain*>;
 int withcolumns(const pyspark::Chain& c) {
   return static_cast<int>(std::count_if(c.links.begin(), c.links.end(), [](const pyspark::Link& l) {
-    return l.is_call && (l.name == "withColumn" || l.name == "withColumnRenamed");
+    return l.is_call && (l.name == "withColumn" || l.name == "withColumnRenamed") && l.spark_signature();
   }));
 }
 int per_turn(const Group& group) {
@@ -121,24 +123,35 @@ void check_withcolumn_in_loop(SourceContext& ctx) {
                                     : nullptr;
     // A loop over a collection written out in the code turns a known number of times: with the
     // withColumn calls of one turn, the projections it adds. A handful is negligible.
-    const int calls = per_turn(groups[{chain.loop, chain.root.view()}]);
+    const Group& group = groups[{chain.loop, chain.root.view()}];
+    const int calls = per_turn(group);
     const long long projections =
         loop != nullptr && loop->known_turns >= 0 ? static_cast<long long>(loop->known_turns) * calls : -1;
     if (projections >= 0 && projections <= kFewProjections) continue;
+    // Calls under an `if` on the loop variable (`if c not in df.columns:`) run on the turns it picks:
+    // the count is at most that many. A warning needs the calls every turn makes to be enough.
+    Group every_turn;
+    for (const auto* c : group)
+      if (!c->some_turns) every_turn.push_back(c);
+    const long long certain =
+        every_turn.empty() || projections < 0 ? 0 : static_cast<long long>(loop->known_turns) * per_turn(every_turn);
     const bool per_column = loop != nullptr && loop->over_columns;
     const bool known = projections > kFewProjections;  // the code shows more than a handful
-    const bool many = projections > kManyProjections;  // and enough to cost
+    const bool many = certain > kManyProjections;      // and enough to cost, on every turn
     const std::string root(chain.root);
     for (const auto& l : chain.links) {
-      if (l.name != "withColumn" && l.name != "withColumnRenamed") continue;
+      if ((l.name != "withColumn" && l.name != "withColumnRenamed") || !l.spark_signature()) continue;
       std::string how_many;
-      if (known)
+      if (known) {
         how_many = calls == 1 ? " (" + std::to_string(loop->known_turns) + " turns)"
                               : " (" + std::to_string(loop->known_turns) + " turns of " + std::to_string(calls) +
                                     " calls: " + std::to_string(projections) + " projections)";
-      else
+        if (certain < projections)
+          how_many.insert(how_many.size() - 1, ", at most: an `if` on the loop variable picks the turns");
+      } else {
         how_many = per_column ? " (a turn per column of a DataFrame: as many as it has)"
                               : " (the code does not show how many turns)";
+      }
       auto& d = ctx.report(chain.cell, l.name_pos,
                            "`" + std::string(l.name) + "` in a loop adds one projection per turn to `" + root +
                                "`'s plan" + how_many + "; build the columns in one call");

@@ -430,6 +430,12 @@ void Analyzer::visit(Node n, int depth) {
     const int raises = ends_in_raise(field<"consequence">(n)) ? 1 : 0;
     const int once = compares_loop_target_with_literal(field<"condition">(n)) ? 1 : 0;
     const int local = selects_local_or_test(field<"condition">(n)) ? 1 : 0;
+    // `if c not in df.columns:` in `for c in cols:`: each branch runs on the turns the test picks.
+    // (Without an `else`: with one, a branch runs on every turn.)
+    bool has_else = false;
+    for (Node c : all_children(n)) has_else = has_else || is<"else_clause">(c);
+    const int some = !has_else && tests_loop_target(field<"condition">(n)) ? 1 : 0;
+    some_turns_ += some;
     error_path_ += raises;
     once_per_loop_ += once;
     local_branch_ += local;
@@ -482,6 +488,7 @@ void Analyzer::visit(Node n, int depth) {
       branches_changed_ = true;
     }
     --open_branches_;
+    some_turns_ -= some;
     for (const auto& [name, chain] : merged) bind(name, chain);
     return;
   }

@@ -348,6 +348,7 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
   c.in_loop = loop_depth_ > 0;
   c.on_error_path = error_path_ > 0;
   c.once_per_loop = once_per_loop_ > 0;
+  c.some_turns = some_turns_ > 0;
   c.loop = loops_.empty() ? 0 : loops_.back();
   if (!functions_.empty()) c.function = functions_.back();
   if (branches_changed_) {
@@ -383,6 +384,7 @@ const Chain* Analyzer::build_chain(Node n, int depth) {
         l.link_pos = removal_range(obj, cur);
         l.expr_pos = pos_of(cur);
         l.args = make_args(args, depth);
+        if (!l.spark_signature()) l.kinds = 0;  // another library's method of the name: no evidence of Spark
         // spark.sql(query) of a name bound to a string (in this cell: positions are the cell's): its text;
         // so is the path of a write (`.csv(output_path)` of `output_path = f"s3://{bucket}/{prefix}/"`).
         static const util::NameSet kTextArgs{"sql", "save", "csv", "json", "parquet", "orc", "text", "avro"};

@@ -428,6 +428,24 @@ bool Analyzer::selects_local_or_test(Node cond) const {
   return false;
 }
 
+bool Analyzer::tests_loop_target(Node cond) const {
+  if (loops_.empty()) return false;
+  const std::string_view t = view(cond);
+  auto word_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; };
+  for (std::size_t i = 0; i < t.size();) {
+    while (i < t.size() && !word_char(t[i])) ++i;
+    std::size_t j = i;
+    while (j < t.size() && word_char(t[j])) ++j;
+    // A name, not an attribute (`row.c`) or a string's word.
+    if (j > i && (i == 0 || (t[i - 1] != '.' && t[i - 1] != '"' && t[i - 1] != '\''))) {
+      auto target = loop_targets_.find(t.substr(i, j - i));
+      if (target != loop_targets_.end() && target->second == loops_.back()) return true;
+    }
+    i = j;
+  }
+  return false;
+}
+
 bool Analyzer::compares_loop_target_with_literal(Node cond) const {
   cond = unparen(cond);
   if (loops_.empty() || unpacking_loops_.count(loops_.back()) != 0 || !is<"comparison_operator">(cond) ||

@@ -168,6 +168,7 @@ class Analyzer {
   std::vector<const Chain*> calls_;  // root calls of a name: candidates for function calls
   int error_path_ = 0;               // open branches that end in raise, and except clauses
   int once_per_loop_ = 0;            // open `if <loop variable> == <literal>:` branches
+  int some_turns_ = 0;               // open if statements whose condition reads a loop variable
   int local_branch_ = 0;             // open branches whose condition selects a local or test run
   std::set<int> unpacking_loops_;    // loops whose target is a tuple (`for name, dtype in df.dtypes`)
   // Turns of the collection arguments of each call of a plain name (`f(df, ["a", "b"])`): per call,
@@ -395,6 +396,7 @@ class Analyzer {
   bool ends_in_raise(Node block) const;
   // Whether `cond` is `<target of the innermost loop> == <literal>` (either way round).
   bool compares_loop_target_with_literal(Node cond) const;
+  bool tests_loop_target(Node cond) const;
   bool selects_local_or_test(Node cond) const;
 
   // The chain counted by `e` (`df.count()`, or `len(df.collect())` with via_len), or nullptr.

@@ -28,6 +28,16 @@ const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
   return nullptr;
 }
 
+bool Link::spark_signature() const {
+  if (!is_call || name != "withColumn") return true;
+  if (args.size() != 2) return false;
+  for (const auto& a : args)
+    if (!a.keyword.empty() && a.keyword != "colName" && a.keyword != "col") return false;
+  const Arg* col = arg(1, "col");
+  return col == nullptr || (col->value.kind() != "string" && col->value.kind() != "concatenated_string" &&
+                            col->value.kind() != "integer" && col->value.kind() != "float");
+}
+
 std::vector<Step> Chain::pipeline() const {
   // Rules ask for it for every chain: one allocation, of the right size, and no other. The bound
   // chains are walked again for each one, earliest first (a history is a few chains long).

@@ -140,6 +140,10 @@ struct Link {
   Pos link_pos;  // from the '.' to the end of the call: what removing the link removes
   Pos expr_pos;  // the whole expression up to and including this link
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
+  // `withColumn(name, col)` as Spark's DataFrame takes it: two arguments, the second not a string or
+  // number literal. Another library's method of the name (dbldatagen's `withColumn("c", "float",
+  // minValue=1)`) is not a projection of a DataFrame. True for every other link.
+  [[nodiscard]] bool spark_signature() const;
 };
 
 struct Chain;
@@ -200,6 +204,9 @@ struct Chain {
   bool on_error_path : 1 = false;
   // In an `if <loop variable> == <literal>:` inside its loop: runs on one turn at most.
   bool once_per_loop : 1 = false;
+  // In an if statement (any branch) inside its loop whose condition reads the loop variable (`if c
+  // not in df.columns:`): runs on the turns the test picks, as many as the loop's at most.
+  bool some_turns : 1 = false;
   // Passed where a def uses its parameter as a Spark DataFrame (`save(df)` of `def save(d): d.write...`):
   // one, whatever made it (set on the first chain of its pipeline; the others follow through `bound`).
   bool used_as_dataframe : 1 = false;
