@@ -48,8 +48,9 @@ comes before a cache does not count: a lineage that shuffles and then caches, an
 filter the cached rows, costs a scan of the cache; of the actions below a cache, those before the
 cache statement compute the lineage each, and of those after it only the first (it fills the cache). A lineage that is only a read with narrow steps
 (filters, projections) is an `info`: each use scans the input again, which a cache of the whole input
-does not always beat; a `count()` of such a lineage that nothing filters, of Parquet, ORC, Delta or a
-table, is not a use (the files' metadata answers it). The message says when a shuffle is computed in full
+does not always beat; a `count()` of such a lineage that nothing filters or explodes (and no window
+function computes over), of Parquet, ORC, Delta or a table (`format("delta").load(p)`, `load(p)` of the
+default source), is not a use (the files' metadata answers it). The message says when a shuffle is computed in full
 twice (two actions that read all of it: writes, counts, collects; or one action in a loop), and
 when the other uses are only previews (`show`, `display`, `first`, `take`, `head`, an action right
 after `limit(n)`), often a look while developing, or one action reads it twice within one query (a
@@ -570,18 +571,32 @@ class Graph {
   static bool worth_alone(const Action& a) { return !a.preview() && !metadata_count(a); }
   static bool metadata_count(const Action& a) {
     if (a.what() != "count()") return false;
-    static const util::NameSet kRowChanging{
-        "filter",   "where", "explode",     "flatMap",     "sample", "limit",    "dropna", "fillna",
-        "na",       "union", "unionAll",    "unionByName", "sql",    "csv",      "json",   "text",
-        "textFile", "load",  "mapInPandas", "mapInArrow",  "rdd",    "transform"};
+    static const util::NameSet kRowChanging{"filter",     "where",  "explode",  "flatMap", "sample",   "limit",
+                                            "dropna",     "fillna", "na",       "union",   "unionAll", "unionByName",
+                                            "sql",        "csv",    "json",     "text",    "textFile", "mapInPandas",
+                                            "mapInArrow", "rdd",    "transform"};
+    auto columnar = [](std::string_view f) { return f == "parquet" || f == "delta" || f == "orc"; };
     bool read = false;
     for (const auto& st : a.chain->pipeline()) {
       const Link& l = *st.link;
       if (&l == a.link) break;
       if (kRowChanging.contains(l.name)) return false;
-      if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value()) {
-        const std::string_view f = *l.args[0].value.string_value();
-        if (f != "parquet" && f != "delta" && f != "orc") return false;
+      // A generator in a projection makes rows (`withColumn("item", F.explode("items"))`), and a
+      // window function is computed over them.
+      for (const auto& a : l.args)
+        if (a.value.text().find("explode") != std::string_view::npos ||
+            a.value.text().find("inline") != std::string_view::npos ||
+            a.value.text().find(".over(") != std::string_view::npos)
+          return false;
+      // `format(x)` of a format the code does not spell may be text.
+      if (l.name == "format" &&
+          (l.args.empty() || !l.args[0].value.string_value() || !columnar(*l.args[0].value.string_value())))
+        return false;
+      // `load(path)` reads the format set before it, or the default source (Parquet; Delta on
+      // Databricks), or the one it names: `load(path, format="csv")`.
+      if (l.name == "load") {
+        const pyspark::Arg* f = l.arg(1, "format");
+        if (f != nullptr && (!f->value.string_value() || !columnar(*f->value.string_value()))) return false;
       }
       read = read || l.name == "table" || l.name == "parquet" || l.name == "orc" || l.name == "read";
     }
