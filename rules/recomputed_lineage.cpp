@@ -68,7 +68,11 @@ reported (the caller may have cached it); a DataFrame returned by a helper funct
 the helper reads (and shuffles, for a helper of another module that groups, joins or sorts what it
 returns), unless every return of the helper caches it; what a helper of the file returns carries
 the lineage of what it is given unless no return is made of that parameter (a helper that writes
-what it is given and returns a read of the table it wrote: the caller's later uses read the table); and what a function called once (outside loops) returns is used by its caller's
+what it is given and returns a read of the table it wrote: the caller's later uses read the table). A
+function the code does not show whose name says it keeps what it is given (`temp_save(df=x, ...)`,
+`checkpoint_df(x)`, `df.custom_checkpoint()`: the words checkpoint, cache, persist, materialise or
+save) writes or caches each DataFrame passed to it, a use of it, and what it returns is the kept rows,
+as after a cache. And what a function called once (outside loops) returns is used by its caller's
 actions on the result as well (`def build(): df = ...; log(df.count()); return df`, then
 `build().write...`: the lineage runs for the count and again for the write). Streaming DataFrames are not reported.
 
@@ -120,7 +124,6 @@ namespace {
 using pyspark::Chain;
 using pyspark::Link;
 
-const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
 const util::NameSet kTempViews{"createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
                                "createGlobalTempView"};
 const util::NameSet kReads{"read", "table", "sql", "load", "textFile", "parquet", "csv", "json", "dataframe"};
@@ -243,6 +246,16 @@ class Graph {
       for (const auto& [param, name] : f->param_actions)
         imported_actions_[{&u, param}].push_back(Action{&u, imported_link(name), &u});
     }
+    // ... and a call the code does not show whose name says it keeps what it is given
+    // (`temp_save(df=x, out_name=...)`, `checkpoint_df(x)`): it writes or caches each DataFrame given.
+    for (const auto& u : m.chains) {
+      if (!u.root_is_call || u.on_error_path || m.function(u.root) != nullptr ||
+          !pyspark::materialising_name(u.root.view()))
+        continue;
+      for (const auto& a : u.root_args)
+        if (a.value.chain() != nullptr)
+          materialising_actions_[a.value.chain()].push_back(Action{&u, imported_link("write"), &u});
+    }
   }
 
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
@@ -294,7 +307,12 @@ class Graph {
     return u.assigned_to.empty() && !u.links.empty() && u.links.back().is_call && u.links.back().name == "randomSplit";
   }
 
-  [[nodiscard]] static bool caches(const Chain& c) { return pyspark::caches_rows(c); }
+  // Its own links cache it, or it is the result of a call the code does not show whose name says it
+  // keeps what it is given (`df = temp_save(df, "t")`, `checkpoint_df(df)`): later uses read that.
+  [[nodiscard]] bool caches(const Chain& c) const {
+    return pyspark::caches_rows(c) || (c.root_is_call && m_.function(c.root) == nullptr && !c.root_args.empty() &&
+                                       pyspark::materialising_name(c.root.view()));
+  }
 
   // `name.cache()` after `c` was bound to name, as a statement of its own, materialised at once
   // (`name.cache().count()`) or bound to another name (`cached = name.cache()`): Spark caches by plan,
@@ -313,7 +331,7 @@ class Graph {
     for (const Chain* u : children(&c)) {
       if (u->bound != &c || u->links.empty() || !u->links.front().is_call) continue;
       const Link& first = u->links.front();
-      if (kCaches.count(first.name) != 0) return u;
+      if (pyspark::caches_link(first)) return u;
       if (kTempViews.contains(first.name) && !first.args.empty() && first.args[0].value.string_value() &&
           view_cached(*first.args[0].value.string_value()))
         return u;
@@ -336,7 +354,7 @@ class Graph {
         if (step_chain != nullptr && step_chain != &c && cached_later(*step_chain)) read = shuffles = false;
         step_chain = s.chain;
       }
-      if (l.is_call && kCaches.count(l.name) != 0) {
+      if (pyspark::caches_link(l)) {
         read = shuffles = false;
         continue;
       }
@@ -487,9 +505,15 @@ class Graph {
   // The actions a call `u` of a function of the file runs on `c` passed to it (positionally or by
   // keyword): the function's actions on that parameter.
   [[nodiscard]] std::span<const Action> helper_actions(const Chain& u, const Chain& c) const {
-    if (!u.root_is_call || (helper_actions_.empty() && imported_actions_.empty())) return {};
+    if (!u.root_is_call || (helper_actions_.empty() && imported_actions_.empty() && materialising_actions_.empty()))
+      return {};
     const pyspark::FunctionInfo* f = m_.function(u.root);
-    if (f == nullptr) return {};
+    if (f == nullptr) {
+      if (auto it = materialising_actions_.find(&c); it != materialising_actions_.end())
+        for (const Action& a : it->second)
+          if (a.call == &u) return {&a, 1};
+      return {};
+    }
     for (std::string_view param : params_given(u, c, *f)) {
       if (f->imported) {
         if (auto it = imported_actions_.find({&u, param}); it != imported_actions_.end()) return it->second;
@@ -520,11 +544,12 @@ class Graph {
   // Whether what call `u` returns carries the lineage of `c` passed to it: not when `u` calls a
   // function of the file whose every return is made of something else (`def temp_save(df, name):
   // df.write.saveAsTable(name); return spark.table(name)` returns a read of the table written: the
-  // caller's later uses read that, not df's lineage). Unknown functions carry what they are given.
+  // caller's later uses read that, not df's lineage). Unknown functions carry what they are given,
+  // unless their name says they keep it (`temp_save(df=x)`: materialising_name).
   [[nodiscard]] bool carries(const Chain& u, const Chain& c) const {
     if (!u.root_is_call) return true;
     const pyspark::FunctionInfo* f = m_.function(u.root);
-    if (f == nullptr) return true;
+    if (f == nullptr) return !pyspark::materialising_name(u.root.view());
     const std::vector<std::string_view> params = params_given(u, c, *f);
     if (params.empty()) return true;
     // A function of another module that caches what it makes of the parameter: later uses read that.
@@ -753,6 +778,7 @@ class Graph {
   std::vector<std::pair<std::uintptr_t, std::size_t>> blocks_;  // (address, block number), by address
   std::map<std::pair<std::string_view, std::string_view>, std::vector<Action>> helper_actions_;  // (function, param)
   std::map<std::pair<const Chain*, std::string_view>, std::vector<Action>> imported_actions_;    // (call, param)
+  std::map<const Chain*, std::vector<Action>> materialising_actions_;  // given chain -> the calls keeping it
   std::vector<std::uint32_t> first_;
   std::vector<const Chain*> users_;
   using MemoKey = std::tuple<const Chain*, bool, int>;
@@ -925,7 +951,7 @@ void check_recomputed_lineage(SourceContext& ctx) {
     if (c.assigned_to.empty() || !c.is_dataframe || c.ends_local || c.assigned_to.rfind("self.", 0) == 0) continue;
     if (in_test_code(m, c)) continue;  // tests compute fixtures: a second count of one costs nothing
     if (g.most_direct_runs(c) < 2) continue;
-    if (Graph::caches(c) || g.cached_later(c)) continue;
+    if (g.caches(c) || g.cached_later(c)) continue;
     bool shuffles = false;
     if (!g.expensive(c, shuffles)) continue;
     auto pipeline = c.pipeline();

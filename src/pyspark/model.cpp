@@ -71,11 +71,44 @@ bool plans_shuffle(std::string_view method) {
   return kShuffles.contains(method);
 }
 
-bool caches_rows(const Chain& c) {
-  static const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
-  return std::any_of(c.links.begin(), c.links.end(),
-                     [](const Link& l) { return l.is_call && kCaches.contains(l.name); });
+bool materialising_name(std::string_view name) {
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+  std::vector<std::string> words;
+  std::string word;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const char ch = i < name.size() ? name[i] : '_';
+    const bool upper = std::isupper(static_cast<unsigned char>(ch)) != 0;
+    if (ch == '_' || upper || std::isdigit(static_cast<unsigned char>(ch)) != 0) {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      if (ch == '_' || !upper) continue;
+    }
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  if (words.empty()) return false;
+  static const util::NameSet kNot{"un", "clear", "is", "drop", "remove", "invalidate", "uncache", "unpersist", "get"};
+  if (kNot.contains(words.front())) return false;
+  static const util::NameSet kKeeps{"checkpoint",   "checkpointed", "cache",       "cached",
+                                    "persist",      "persisted",    "materialize", "materialise",
+                                    "materialized", "materialised", "save",        "saved"};
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) { return kKeeps.contains(w); });
 }
+
+bool caches_link(const Link& l) {
+  static const util::NameSet kCaches{"cache", "persist", "checkpoint", "localCheckpoint"};
+  // Spark's own methods whose names have those words and do something else (a write ends in `save`).
+  static const util::NameSet kSparkOthers{"save",
+                                          "saveAsTable",
+                                          "cacheTable",
+                                          "saveAsTextFile",
+                                          "saveAsPickleFile",
+                                          "saveAsHadoopFile",
+                                          "saveAsNewAPIHadoopFile",
+                                          "saveAsSequenceFile"};
+  return l.is_call && (kCaches.contains(l.name) || (!kSparkOthers.contains(l.name) && materialising_name(l.name)));
+}
+
+bool caches_rows(const Chain& c) { return std::any_of(c.links.begin(), c.links.end(), caches_link); }
 
 const Link* action_link(const Chain& c) {
   static const util::NameSet kActions{

@@ -536,8 +536,16 @@ bool plans_shuffle(std::string_view method);
 const Link* action_link(const Chain& c);
 
 // Whether a chain caches its rows by one of its own links: `cache()`, `persist(...)`, `checkpoint()`,
-// `localCheckpoint()`.
+// `localCheckpoint()`, or a method the code does not show whose name says it keeps the rows
+// (`df.custom_checkpoint()`: see materialising_name).
 bool caches_rows(const Chain& c);
+bool caches_link(const Link& l);  // one link that does
+
+// A function or method name that says it keeps what it is given, by its words (snake_case or
+// camelCase): checkpoint, cache(d), persist(ed), materialise(d)/materialize(d), or save(d) with a
+// result (`df = temp_save(df, "t")`: written and read back). Not `unpersist`, `clearCache`,
+// `isCached`, `uncache_table`, nor a name whose first word is un, clear, is, drop, remove or invalidate.
+bool materialising_name(std::string_view name);
 
 // A file read and analysed, the model pointing into the file (neither moves: held by pointer).
 struct ParsedSource {
