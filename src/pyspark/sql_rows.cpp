@@ -13,7 +13,7 @@ std::string joined_literals(std::string_view t) {
   std::size_t i = 0;
   while (i < t.size()) {
     const char c = t[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '(' || c == ')') {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '(' || c == ')' || c == '+') {
       ++i;
       continue;
     }
@@ -23,7 +23,22 @@ std::string joined_literals(std::string_view t) {
     }
     // "... {} ...".format(x), "... %s ..." % x: the placeholders stay in the text as opaque names.
     if (!out.empty() && (t.substr(i).starts_with(".format(") || c == '%')) return out;
+    const std::size_t word = i;
     while (i < t.size() && std::isalpha(static_cast<unsigned char>(t[i]))) ++i;  // f, r, b, rb... prefixes
+    // `"... WHERE a = 1" + clause`: a name (an attribute, a call) added to the text stays in it as an
+    // opaque placeholder, as an f-string's `{clause}` does. Text that starts with one is not known.
+    if (i > word && (i >= t.size() || (t[i] != '"' && t[i] != '\''))) {
+      if (out.empty()) return {};
+      int depth = 0;
+      while (i < t.size() && (depth > 0 || std::isalnum(static_cast<unsigned char>(t[i])) != 0 || t[i] == '_' ||
+                              t[i] == '.' || t[i] == '(' || t[i] == '[')) {
+        if (t[i] == '(' || t[i] == '[') ++depth;
+        if ((t[i] == ')' || t[i] == ']') && depth > 0) --depth;
+        ++i;
+      }
+      out.append(" {} ");
+      continue;
+    }
     if (i >= t.size() || (t[i] != '"' && t[i] != '\'')) return {};
     const std::string_view quote =
         t.substr(i, 3) == "\"\"\"" || t.substr(i, 3) == "'''" ? t.substr(i, 3) : t.substr(i, 1);
