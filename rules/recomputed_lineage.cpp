@@ -361,8 +361,13 @@ class Graph {
       if (l.name == "readStream") streaming = true;
       if (kReads.count(l.name) != 0) read = true;
       if (plans_shuffle(l.name.view())) shuffles = true;
-      for (const auto& a : l.args)
+      for (const auto& a : l.args) {
         if (is_python_udf_call(m_, a.value)) shuffles = true;  // a UDF: costly like a shuffle
+        // A window function (`F.row_number().over(w)`) shuffles the rows by the window's partitions.
+        if (const Chain* e = a.value.chain(); e != nullptr)
+          for (const auto& x : e->links)
+            if (x.is_call && x.name == "over") shuffles = true;
+      }
     }
     // `df = load_orders(spark)`: a helper of this file that returns a DataFrame it does not cache
     // stands for what it reads (looked into one level: what it returns).
