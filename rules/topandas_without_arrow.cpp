@@ -36,7 +36,7 @@ collects, `tests/` and `testing/` folders, assertion helpers named `assert*`); a
 `toPandas()` unless the code shows a join, union or explode of a read, and a `createDataFrame` of a
 pandas DataFrame not read from files; code that runs on Databricks
 (a Databricks notebook, a Jupyter export of one, code that uses `dbutils`, the runtime's
-`databricks.sdk.runtime` or DBFS paths, Databricks' packages (`databricks.sdk`, `databricks.labs`,
+`databricks.sdk.runtime`, DBFS paths or paths of Unity Catalog volumes (`"/Volumes/..."`) or workspace files (`"/Workspace/..."`), Databricks' packages (`databricks.sdk`, `databricks.labs`,
 `databricks.connect`, `databricks.feature_engineering`, Delta Live Tables' `dlt`), or imports a project module that does, a file of a
 Databricks Asset Bundle project, with a `databricks.yml` in its folder or one above, or a file of a
 repository that holds Databricks notebooks: Databricks runtimes enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on

@@ -170,7 +170,8 @@ bool runs_on_databricks(const SourceModel& m) {
   if (f.kind == SourceKind::jupyter && (f.raw.find("\"notebookId\"") != std::string::npos ||
                                         f.raw.find("application/vnd.databricks") != std::string::npos))
     return true;
-  // The runtime's objects (dbutils, `from databricks.sdk.runtime import spark`) and DBFS paths exist
+  // The runtime's objects (dbutils, `from databricks.sdk.runtime import spark`), DBFS paths, Unity
+  // Catalog volumes (`/Volumes/catalog/schema/volume/...`) and workspace files (`/Workspace/...`) exist
   // on a Databricks cluster only; Databricks' own packages (`from databricks.labs...`, the SDK, feature
   // engineering, Delta Live Tables' `dlt`; not koalas, which runs anywhere) and Databricks Connect's
   // session (Spark Connect, whose toPandas always uses Arrow) say where the code runs.
@@ -179,6 +180,10 @@ bool runs_on_databricks(const SourceModel& m) {
                                                 "pyspark.dbutils",
                                                 "/dbfs/",
                                                 "dbfs:/",
+                                                "\"/Volumes/",
+                                                "'/Volumes/",
+                                                "\"/Workspace/",
+                                                "'/Workspace/",
                                                 "from databricks.sdk",
                                                 "from databricks.labs",
                                                 "from databricks.connect",
