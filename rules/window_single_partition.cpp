@@ -28,11 +28,14 @@ window was defined with `Window.orderBy(...)` and no `partitionBy(...)`. A warni
 the exchange moves 128 MiB or more (cost mode, AQE statistics), nothing when it shows less, an `info`
 when it shows no size.
 
-In PySpark source: `Window.orderBy(...)` (also reached through the module, `pyspark.sql.Window`)
-without `partitionBy(...)`, or with an empty one or only
-constants (`partitionBy()`, `partitionBy(F.lit(1))`); and a window in a query's text without
-`PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`, `selectExpr(...)`,
-`F.expr(...)`). In source it is an `info`, advisory: the code does not show how many rows reach the
+In PySpark source: `Window.orderBy(...)` (also reached through the module, `pyspark.sql.Window`,
+or an instance, `Window()`) without `partitionBy(...)`, or a spec whose `partitionBy` is empty or only
+constants (`partitionBy()`, `partitionBy(F.lit(1))`), ordered or not, or only a parameter of the
+enclosing function that is empty unless a caller fills it (`part_cols=()`, `=None`, `=[]`, `*keys`;
+`partitionBy(*part_cols)`, `partitionBy(keys or [])`) where some call in the file leaves it so or the
+file never calls the function (a library's default); and a window in a query's text without
+`PARTITION BY` (`spark.sql("SELECT ROW_NUMBER() OVER (ORDER BY k) ... FROM t")`, `count(*) OVER ()`,
+`selectExpr(...)`, `F.expr(...)`). In source it is an `info`, advisory: the code does not show how many rows reach the
 one partition (on a table read, blind reviewers of real jobs judged a third of them a note or
 harmless: a small dimension table, a global numbering that needs one order). The message says
 when the file uses it (`.over(w)`) on a DataFrame that reads a table or files, and when it does not
@@ -170,8 +173,32 @@ class OverSites {
 
 namespace {
 
-// The first window of a query text ordered without PARTITION BY (`ROW_NUMBER() OVER (ORDER BY k)`):
-// the offset of its OVER in `text`, or npos. A named window (`OVER w`) is not looked into.
+// Whether every call of function `name` in the file passes parameter `param` (by position or keyword):
+// then its empty default is never used here. A function the file never calls is used elsewhere, with
+// its defaults as likely as not.
+bool filled_by_every_call(const pyspark::SourceModel& m, std::string_view name, const pyspark::FunctionInfo& f,
+                          std::string_view param) {
+  auto calls = m.calls_of.find(name);
+  if (calls == m.calls_of.end() || calls->second.empty()) return false;
+  const auto at = std::find(f.params.begin(), f.params.end(), param);
+  const std::size_t index =
+      at == f.params.end() ? f.params.size() + 1 : static_cast<std::size_t>(at - f.params.begin());
+  for (const pyspark::Chain* call : calls->second) {
+    std::size_t positional = 0;
+    bool passed = false;
+    for (const auto& a : call->root_args) {
+      if (a.keyword.empty())
+        passed = passed || positional++ == index || a.value.text().starts_with("*");
+      else
+        passed = passed || a.keyword == param || a.value.text().starts_with("**");
+    }
+    if (!passed) return false;
+  }
+  return true;
+}
+
+// The first window of a query text without PARTITION BY (`ROW_NUMBER() OVER (ORDER BY k)`, `count(*)
+// OVER ()`): the offset of its OVER in `text`, or npos. A named window (`OVER w`) is not looked into.
 std::size_t unpartitioned_sql_window(std::string_view text) {
   std::string low(text);
   for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -185,9 +212,9 @@ std::size_t unpartitioned_sql_window(std::string_view text) {
       depth += low[close] == '(' ? 1 : low[close] == ')' ? -1 : 0;
       if (depth == 0) break;
     }
+    // `OVER (ORDER BY k)`, and `OVER ()` too (`count(*) OVER ()`): no PARTITION BY is one partition.
     const std::string_view spec = std::string_view(low).substr(open, close - open);
-    if (spec.find("order by") != std::string_view::npos && spec.find("partition by") == std::string_view::npos)
-      return at;
+    if (spec.find("partition by") == std::string_view::npos) return at;
   }
   return std::string::npos;
 }
@@ -205,7 +232,7 @@ void check_window_single_partition_source(SourceContext& ctx) {
     if (over == std::string::npos) return;
     const auto start = static_cast<std::uint32_t>(e.pos().start_byte + over);
     auto& d = ctx.report(chain.cell, pyspark::Pos{start, start + 4},
-                         "window ordered without PARTITION BY in SQL text: Spark moves every row into one "
+                         "window without PARTITION BY in SQL text: Spark moves every row into one "
                          "partition (how many rows is not shown here)");
     d.severity = Severity::info;
     ctx.attach_fix(d, "Partition the window", Applicability::display_only,
@@ -226,8 +253,22 @@ void check_window_single_partition_source(SourceContext& ctx) {
   }
   std::optional<OverSites> sites;  // built for the first window to judge: most files have none
   for (const auto& chain : m.chains) {
-    if (chain.root_is_call || chain.bound != nullptr) continue;
+    if (chain.bound != nullptr) continue;
     const std::string_view q = m.qualify(chain.root, buffer);
+    // `Window().orderBy(...)`: an instance of the class, as the class itself.
+    if (chain.root_is_call && q != "Window" && !q.ends_with(".Window")) continue;
+    // Parameters of the enclosing def that are empty unless a caller fills them (`part_cols=()`,
+    // `*keys`), and whether a call in the file leaves them so.
+    const pyspark::FunctionInfo* fn = chain.function.empty() ? nullptr : m.function(chain.function);
+    auto empty_by_default = [&](std::string_view t) -> std::string_view {
+      if (fn == nullptr) return {};
+      if (t.starts_with("*")) t.remove_prefix(1);
+      for (std::string_view tail : {" or []", " or ()", " or None"})
+        if (t.ends_with(tail)) t.remove_suffix(tail.size());
+      return fn->empty_default_params.contains(t) && !filled_by_every_call(m, chain.function.view(), *fn, t)
+                 ? t
+                 : std::string_view();
+    };
     // `Window`, as imported, or reached through a module's attributes (`pyspark.sql.Window`,
     // `pyspark.Window`): the spec's links start after it.
     std::size_t first = 0;
@@ -237,21 +278,31 @@ void check_window_single_partition_source(SourceContext& ctx) {
       ++first;
     }
     const pyspark::Link* order = nullptr;
+    const pyspark::Link* partition = nullptr;
     bool partitioned = false;
+    std::string_view by_default;  // partitioned only by a parameter empty unless a caller fills it
     for (const auto& l : std::span(chain.links.begin() + first, chain.links.end())) {
       // `partitionBy()` with no key, or only constants (`partitionBy(F.lit(1))`): one partition still.
-      if (l.name == "partitionBy")
+      if (l.name == "partitionBy") {
+        partition = &l;
         for (const auto& a : l.args) {
           const std::string_view t = a.value.text();
           const std::size_t open = t.find("lit(");
           const bool constant =
               a.value.int_value().has_value() || (open != std::string_view::npos && (open == 0 || t[open - 1] == '.') &&
                                                   t.substr(0, open).find_first_of("() ") == std::string_view::npos);
-          partitioned = partitioned || !constant;
+          const std::string_view empty = constant ? std::string_view() : empty_by_default(t);
+          if (!empty.empty()) by_default = empty;
+          partitioned = partitioned || (!constant && empty.empty());
         }
+      }
       if (l.name == "orderBy" && order == nullptr) order = &l;
     }
-    if (order == nullptr || partitioned) continue;
+    // Ordered without a partition, or partitioned by nothing but constants or empty defaults (also
+    // unordered: `F.sum(x).over(Window.partitionBy())` gathers every row too).
+    if (partitioned || (order == nullptr && partition == nullptr)) continue;
+    const bool ordered = order != nullptr;
+    if (order == nullptr) order = partition;
     // Over rows built on the driver, one partition holds them anyway. Elsewhere advice (info): the
     // file does not show how many rows, even over a read of a table or files.
     if (!sites) sites.emplace(m);
@@ -259,9 +310,12 @@ void check_window_single_partition_source(SourceContext& ctx) {
     const std::optional<pyspark::Volume> volume =
         sites->used_over(chain, ctx.cell_text(chain.cell), ctx.options().large_tables, large);
     if (volume == pyspark::Volume::small) continue;
-    auto& d = ctx.report(chain.cell, order->name_pos,
-                         std::string("window ordered without partitionBy: Spark moves every row into one partition") +
-                             (volume == pyspark::Volume::large ? "" : " (how many rows is not shown here)"));
+    auto& d = ctx.report(
+        chain.cell, order->name_pos,
+        std::string(ordered ? "window ordered without partitionBy" : "window partitioned by no key") +
+            ": Spark moves every row into one partition" +
+            (by_default.empty() ? "" : " when `" + std::string(by_default) + "` is left to its default (empty)") +
+            (volume == pyspark::Volume::large ? "" : " (how many rows is not shown here)"));
     d.severity = large.empty() ? Severity::info : Severity::warning;
     if (!large.empty()) d.message += " (it runs over `" + large + "`, declared large)";
     ctx.attach_fix(d, "Partition the window", Applicability::display_only,

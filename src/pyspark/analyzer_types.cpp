@@ -547,6 +547,7 @@ void Analyzer::note_function(Node def) {
   f.returns.clear();
   f.dataframe_params.clear();
   f.returns_dataframe = false;
+  f.empty_default_params.clear();
   f.framework_entry = entry_decorated_;
   entry_decorated_ = false;
   f.body = view(field<"body">(def)).substr(0, std::size_t{16} * 1024);
@@ -565,9 +566,14 @@ void Analyzer::note_function(Node def) {
     } else if (is<"typed_parameter">(p)) {
       name = named_count(p) > 0 ? text(nth_named(p, 0)) : std::string();
       type = field<"type">(p);
+    } else if (is<"list_splat_pattern">(p)) {
+      if (named_count(p) > 0) f.empty_default_params.insert(text(nth_named(p, 0)));
+      continue;  // `*args`: not a positional parameter a caller's n-th argument fills
     } else if (is<"default_parameter">(p) || is<"typed_default_parameter">(p)) {
       name = text(field<"name">(p));
       type = field<"type">(p);
+      const std::string_view v = view(field<"value">(p));
+      if (v == "()" || v == "[]" || v == "None" || v == "tuple()" || v == "list()") f.empty_default_params.insert(name);
       if (const int turns = spelled_out_turns(field<"value">(p)); turns >= 0)
         default_turns_[std::string(view(field<"name">(def)))][name] = turns;
     }

@@ -353,6 +353,9 @@ struct FunctionInfo {
   bool returns_shuffle = false;
   bool returns_cache = false;
   bool returns_few = false;  // every return is few rows by construction (data built on the driver)
+  // Parameters that are empty unless a caller fills them: a default of `()`, `[]`, `None`, `tuple()`,
+  // `list()`, and `*args`.
+  std::set<std::string, std::less<>> empty_default_params;
 };
 
 struct SourceModel {
@@ -517,8 +520,8 @@ constexpr std::size_t kPythonChunkLimit = std::size_t{4} * 1024 * 1024;
 SourceModel analyze_source(const SourceFile& file, std::size_t chunk_bytes = kPythonChunkBytes);
 
 // Whether the code runs on Databricks only: a Databricks notebook (or a Jupyter one exported from
-// it), the runtime's dbutils or `databricks.sdk.runtime`, DBFS, volume or workspace paths, or a project module it imports
-// that does. Databricks runtimes turn Arrow on for toPandas() and AQE on.
+// it), the runtime's dbutils or `databricks.sdk.runtime`, DBFS, volume or workspace paths, or a project module it
+// imports that does. Databricks runtimes turn Arrow on for toPandas() and AQE on.
 bool runs_on_databricks(const SourceModel& m);
 // Whether the file sets spark.sql.execution.arrow.pyspark.enabled (or Spark 2's name) to true, or to a
 // value it cannot read (then it may be on).
