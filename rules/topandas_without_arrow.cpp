@@ -16,7 +16,9 @@ extern const RuleInfo kToPandasWithoutArrow{"SPK204",
                                             Impact::medium,
                                             R"md(## What it does
 Finds `df.toPandas()` and `spark.createDataFrame(pdf)` of a pandas DataFrame (`pd.read_csv(...)`,
-`pd.DataFrame(data)`, a name bound to one, or the result of `toPandas()`; not a `pd.DataFrame` of rows
+`pd.DataFrame(data)`, a name bound to one, the result of `toPandas()` or of another library's
+conversion to pandas (`to_pandas()`, `to_dataframe()`), a read of the AWS SDK for pandas
+(`wr.s3.read_parquet(...)`) or pandas-gbq, a parameter annotated `pd.DataFrame` or used as one; not a `pd.DataFrame` of rows
 written out in the code, directly or through a name bound once to a literal list or dict) in a file where
 `spark.sql.execution.arrow.pyspark.enabled` (or the Spark 2 name `spark.sql.execution.arrow.enabled`)
 is not set to true: through `spark.conf.set`, `SparkSession.builder.config`, `SparkConf().set` or
@@ -96,13 +98,45 @@ bool literal_rows(const pyspark::SourceModel& m, const pyspark::Link& l) {
 
 enum class Pandas { no, yes, literal };
 
+// The dotted name a chain's call reaches: the root with its leading attribute links
+// (`wr.s3.read_parquet(path)` is `awswrangler.s3.read_parquet`).
+std::string_view pandas_qualified(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string& buffer) {
+  std::string name(c.root);
+  for (const auto& l : c.links) {
+    name += '.';
+    name += l.name;
+    if (l.is_call) break;
+  }
+  buffer = std::string(m.qualify(name, buffer));
+  return buffer;
+}
+
+// Libraries whose reads return pandas DataFrames: AWS SDK for pandas (`wr.s3.read_parquet(...)`,
+// `wr.athena.read_sql_query(...)`), pandas-gbq.
+bool pandas_reader(std::string_view qualified) {
+  for (std::string_view m : {"awswrangler.", "pandas_gbq."})
+    if (qualified.substr(0, m.size()) == m) return qualified.find(".read_") != std::string_view::npos;
+  return false;
+}
+
 Pandas pandas_chain(const pyspark::SourceModel& m, const pyspark::Chain* c) {
   std::string buffer;
   for (int guard = 0; c != nullptr && guard < 16; ++guard, c = c->bound) {
-    if (!c->links.empty() && c->links.back().name == "toPandas") return Pandas::yes;
+    // `toPandas()`, and the conversions of other libraries' frames and results to pandas
+    // (`polars_df.to_pandas()`, `arrow_table.to_pandas()`, BigQuery's `query(q).to_dataframe()`).
+    if (!c->links.empty() && c->links.back().is_call &&
+        (c->links.back().name == "toPandas" || c->links.back().name == "to_pandas" ||
+         c->links.back().name == "to_dataframe"))
+      return Pandas::yes;
     const std::string_view root = m.qualify(c->root, buffer);
     if (root == "pandas" || root.rfind("pandas.", 0) == 0)
       return c->links.size() == 1 && literal_rows(m, c->links[0]) ? Pandas::literal : Pandas::yes;
+    if (pandas_reader(pandas_qualified(m, *c, buffer))) return Pandas::yes;
+    // A parameter annotated `pd.DataFrame`, or used as one (`p.copy()`), of the def the chain is in.
+    if (!c->root_is_call && c->bound == nullptr && c->links.empty() && !c->function.empty())
+      if (const pyspark::FunctionInfo* f = m.function(c->function);
+          f != nullptr && f->pandas_params.contains(c->root.view()))
+        return Pandas::yes;
     if (c->root_is_call) return Pandas::no;
   }
   return Pandas::no;
@@ -114,6 +148,7 @@ bool pandas_read(const pyspark::SourceModel& m, const pyspark::Chain* c) {
   for (int guard = 0; c != nullptr && guard < 16; ++guard, c = c->bound) {
     const std::string_view root = m.qualify(c->root, buffer);
     if (c->root_is_call && root.rfind("pandas.read_", 0) == 0) return true;
+    if (pandas_reader(pandas_qualified(m, *c, buffer))) return true;
     if (!c->root_is_call && (root == "pandas" || root == "pd") && !c->links.empty() &&
         c->links.front().name.view().rfind("read_", 0) == 0)
       return true;
@@ -124,7 +159,11 @@ bool pandas_read(const pyspark::SourceModel& m, const pyspark::Chain* c) {
 
 // A pandas DataFrame as far as the file shows: pd.DataFrame(...), pd.read_csv(...), a name bound to one,
 // with more rows than the code spells out.
-bool pandas_value(const pyspark::SourceModel& m, const pyspark::Expr& e) {
+// Also a parameter of the def `function` annotated `pd.DataFrame` or used as one, given as it is.
+bool pandas_value(const pyspark::SourceModel& m, const pyspark::Expr& e, std::string_view function) {
+  if (e.chain() == nullptr && e.kind() == "identifier" && !function.empty())
+    if (const pyspark::FunctionInfo* f = m.function(function); f != nullptr && f->pandas_params.contains(e.text()))
+      return true;
   return pandas_chain(m, e.chain()) == Pandas::yes;
 }
 
@@ -168,7 +207,7 @@ void check_topandas_without_arrow(SourceContext& ctx) {
       }
       if (l.name == "createDataFrame" && chain.is_dataframe && !in_test_code(m, chain)) {
         const pyspark::Arg* data = l.arg(0, "data");
-        if (data == nullptr || !pandas_value(m, data->value)) continue;
+        if (data == nullptr || !pandas_value(m, data->value, chain.function.view())) continue;
         const bool read = pandas_read(m, data->value.chain());
         if (!read && is_notebook(m)) continue;  // a pandas DataFrame the author has in front of them
         auto& d = ctx.report(chain.cell, l.name_pos,

@@ -546,6 +546,7 @@ void Analyzer::note_function(Node def) {
   f.params.clear();
   f.returns.clear();
   f.dataframe_params.clear();
+  f.pandas_params.clear();
   f.returns_dataframe = false;
   f.empty_default_params.clear();
   f.framework_entry = entry_decorated_;
@@ -579,9 +580,13 @@ void Analyzer::note_function(Node def) {
     }
     if (name.empty()) continue;
     f.params.push_back(name);
-    if (!is_null(type) && is_dataframe_type(type) && text(type).find("pandas") == std::string::npos &&
-        m_.qualify(text(type)).find("pandas") == std::string::npos)
-      f.dataframe_params.insert(name);
+    if (!is_null(type) && is_dataframe_type(type)) {
+      // `pdf: pd.DataFrame` is pandas' (a name a module of pandas gives), not Spark's.
+      if (text(type).find("pandas") == std::string::npos && m_.qualify(text(type)).find("pandas") == std::string::npos)
+        f.dataframe_params.insert(name);
+      else
+        f.pandas_params.insert(name);
+    }
   }
   // dbt calls a Python model's `model(dbt, session)` once and writes what it returns.
   if (functions_.empty() && view(field<"name">(def)) == "model" && f.params.size() == 2 && f.params[0] == "dbt")
