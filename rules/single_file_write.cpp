@@ -19,7 +19,9 @@ extern const RuleInfo kSingleFileWrite{"SPK402",
                                        Impact::medium,
                                        R"md(## What it does
 Finds `.coalesce(1)` or `.repartition(1)` followed by `.write` (through steps that keep rows in
-place, such as `select` or `withColumn`), also before an AWS Glue `write_dynamic_frame`. An `info`: one task writing everything costs what the
+place, such as `select` or `withColumn`), also before an AWS Glue `write_dynamic_frame`, and
+`.coalesce(n)` of a parameter whose default is 1 (`def save(df, path, num_partitions=1)`) where a call
+in the file leaves it so or the file never calls the function (its default is then what callers get). An `info`: one task writing everything costs what the
 data's size is, and the code does not show it (a read of a table or files is as often a few
 thousand rows as a large input). The message says what the code shows of the rows: a read of a table
 or files that nothing aggregates, limits or filters to a key (or a join with one), or rows whose
@@ -245,42 +247,60 @@ void check_single_file_write(SourceContext& ctx) {
   std::optional<bool> handles_files;
   std::optional<std::set<std::string, std::less<>>> batch_functions;
   std::optional<std::vector<FileCall>> file_calls;  // found at the first coalesce(1) before a write
-  for_each_write(
-      ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t write, const pyspark::Step& step) {
-        const pyspark::Step* prev = &step;
-        const pyspark::Link& p = *prev->link;
-        if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || p.args[0].value.int_value() != 1)
-          return;
-        // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
-        auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
-        const pyspark::Volume volume = pyspark::volume_of(rows.rows);
-        if (volume == pyspark::Volume::small || in_test_code(ctx.model(), *prev->chain)) return;
-        // One row per key (a grouped aggregate, distinct values): a report's worth, written as one
-        // file on purpose, as collect-large leaves such results alone.
-        if (rows.rows == pyspark::Rows::grouped) return;
-        // One file on purpose: the code moves, copies or lists what it wrote (by the written path).
-        if (!file_calls) file_calls = file_handling_calls(ctx.model());
-        if (handles_written_files(*file_calls, *pipeline[write].chain, write_path_words(ctx.model(), pipeline, write)))
-          return;
-        if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
-        const bool large = volume == pyspark::Volume::large;
-        std::string message = "`" + std::string(p.name) + "(1)` before a write: one task writes all the data";
-        if (large)
-          message += " of " + rows.why;
-        else
-          message += " (fine while it is small; the code does not show its size)";
-        auto& d = ctx.report(prev->chain->cell, p.name_pos, message);
-        // Asked once per file, and only when a fix could be applied.
-        bool editable = p.name == "coalesce" && large;
-        if (editable && !handles_files) handles_files = handles_output_files(ctx.model());
-        if (editable && !*handles_files && !batch_functions) batch_functions = foreach_batch_functions(ctx.model());
-        editable = editable && !*handles_files && !in_foreach_batch(ctx.model(), *prev->chain, *batch_functions);
-        Fix& f = ctx.attach_fix(d, "Remove `." + std::string(p.name) + "(1)`",
-                                editable ? Applicability::unsafe : Applicability::display_only,
-                                "Write in parallel (drop `." + std::string(p.name) +
-                                    "(1)`); if one file is required, merge the files after the job.");
-        if (editable) SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
-      });
+  for_each_write(ctx.model(), [&](const std::vector<pyspark::Step>& pipeline, std::size_t write,
+                                  const pyspark::Step& step) {
+    const pyspark::Step* prev = &step;
+    const pyspark::Link& p = *prev->link;
+    if ((p.name != "coalesce" && p.name != "repartition") || p.args.size() != 1 || !p.args[0].keyword.empty()) return;
+    // `coalesce(num_partitions)` of a parameter whose default is 1 (`num_partitions=1`), where a
+    // call in the file leaves it so or the file never calls the def: one file by default.
+    std::string_view by_default;
+    if (p.args[0].value.int_value() != 1) {
+      const pyspark::Expr& n = p.args[0].value;
+      const pyspark::FunctionInfo* fn =
+          prev->chain->function.empty() ? nullptr : ctx.model().function(prev->chain->function);
+      if (n.kind() != "identifier" || fn == nullptr) return;
+      auto d = fn->int_defaults.find(n.text());
+      if (d == fn->int_defaults.end() || d->second != 1 ||
+          pyspark::every_call_passes(ctx.model(), prev->chain->function.view(), n.text()))
+        return;
+      by_default = n.text();
+    }
+    // Driver-built data, a literal range or a limit(n) is small: one file of it is one small task.
+    auto rows = pyspark::rows_before(ctx.model(), pipeline, static_cast<std::size_t>(prev - pipeline.data()));
+    const pyspark::Volume volume = pyspark::volume_of(rows.rows);
+    if (volume == pyspark::Volume::small || in_test_code(ctx.model(), *prev->chain)) return;
+    // One row per key (a grouped aggregate, distinct values): a report's worth, written as one
+    // file on purpose, as collect-large leaves such results alone.
+    if (rows.rows == pyspark::Rows::grouped) return;
+    // One file on purpose: the code moves, copies or lists what it wrote (by the written path).
+    if (!file_calls) file_calls = file_handling_calls(ctx.model());
+    if (handles_written_files(*file_calls, *pipeline[write].chain, write_path_words(ctx.model(), pipeline, write)))
+      return;
+    if (!reported.insert({prev->chain->cell, p.name_pos.start_byte}).second) return;
+    const bool large = volume == pyspark::Volume::large;
+    std::string message =
+        by_default.empty() ? "`" + std::string(p.name) + "(1)` before a write: one task writes all the data"
+                           : "`" + std::string(p.name) + "(" + std::string(by_default) + ")` before a write, with `" +
+                                 std::string(by_default) + "` left to its default 1: one task writes all the data";
+    if (large)
+      message += " of " + rows.why;
+    else
+      message += " (fine while it is small; the code does not show its size)";
+    auto& d = ctx.report(prev->chain->cell, p.name_pos, message);
+    // Asked once per file, and only when a fix could be applied.
+    bool editable = p.name == "coalesce" && large && by_default.empty();
+    if (editable && !handles_files) handles_files = handles_output_files(ctx.model());
+    if (editable && !*handles_files && !batch_functions) batch_functions = foreach_batch_functions(ctx.model());
+    editable = editable && !*handles_files && !in_foreach_batch(ctx.model(), *prev->chain, *batch_functions);
+    Fix& f = ctx.attach_fix(
+        d, "Remove `." + std::string(p.name) + "(1)`", editable ? Applicability::unsafe : Applicability::display_only,
+        by_default.empty()
+            ? "Write in parallel (drop `." + std::string(p.name) +
+                  "(1)`); if one file is required, merge the files after the job."
+            : "Default `" + std::string(by_default) + "` to None and partition only when a caller asks for a number.");
+    if (editable) SourceContext::add_edit(f, prev->chain->cell, p.link_pos.start_byte, p.link_pos.end_byte, "");
+  });
 }
 
 }  // namespace planlint::rules

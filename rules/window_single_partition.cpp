@@ -173,30 +173,6 @@ class OverSites {
 
 namespace {
 
-// Whether every call of function `name` in the file passes parameter `param` (by position or keyword):
-// then its empty default is never used here. A function the file never calls is used elsewhere, with
-// its defaults as likely as not.
-bool filled_by_every_call(const pyspark::SourceModel& m, std::string_view name, const pyspark::FunctionInfo& f,
-                          std::string_view param) {
-  auto calls = m.calls_of.find(name);
-  if (calls == m.calls_of.end() || calls->second.empty()) return false;
-  const auto at = std::find(f.params.begin(), f.params.end(), param);
-  const std::size_t index =
-      at == f.params.end() ? f.params.size() + 1 : static_cast<std::size_t>(at - f.params.begin());
-  for (const pyspark::Chain* call : calls->second) {
-    std::size_t positional = 0;
-    bool passed = false;
-    for (const auto& a : call->root_args) {
-      if (a.keyword.empty())
-        passed = passed || positional++ == index || a.value.text().starts_with("*");
-      else
-        passed = passed || a.keyword == param || a.value.text().starts_with("**");
-    }
-    if (!passed) return false;
-  }
-  return true;
-}
-
 // The first window of a query text without PARTITION BY (`ROW_NUMBER() OVER (ORDER BY k)`, `count(*)
 // OVER ()`): the offset of its OVER in `text`, or npos. A named window (`OVER w`) is not looked into.
 std::size_t unpartitioned_sql_window(std::string_view text) {
@@ -265,7 +241,7 @@ void check_window_single_partition_source(SourceContext& ctx) {
       if (t.starts_with("*")) t.remove_prefix(1);
       for (std::string_view tail : {" or []", " or ()", " or None"})
         if (t.ends_with(tail)) t.remove_suffix(tail.size());
-      return fn->empty_default_params.contains(t) && !filled_by_every_call(m, chain.function.view(), *fn, t)
+      return fn->empty_default_params.contains(t) && !pyspark::every_call_passes(m, chain.function.view(), t)
                  ? t
                  : std::string_view();
     };

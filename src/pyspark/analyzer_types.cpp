@@ -549,6 +549,7 @@ void Analyzer::note_function(Node def) {
   f.pandas_params.clear();
   f.returns_dataframe = false;
   f.empty_default_params.clear();
+  f.int_defaults.clear();
   f.framework_entry = entry_decorated_;
   entry_decorated_ = false;
   f.body = view(field<"body">(def)).substr(0, std::size_t{16} * 1024);
@@ -575,6 +576,9 @@ void Analyzer::note_function(Node def) {
       type = field<"type">(p);
       const std::string_view v = view(field<"value">(p));
       if (v == "()" || v == "[]" || v == "None" || v == "tuple()" || v == "list()") f.empty_default_params.insert(name);
+      if (is<"integer">(field<"value">(p)) && !v.empty() && v.size() < 12 &&
+          std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+        f.int_defaults[name] = std::stoll(std::string(v));
       if (const int turns = spelled_out_turns(field<"value">(p)); turns >= 0)
         default_turns_[std::string(view(field<"name">(def)))][name] = turns;
     }

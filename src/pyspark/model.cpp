@@ -108,6 +108,27 @@ bool caches_link(const Link& l) {
   return l.is_call && (kCaches.contains(l.name) || (!kSparkOthers.contains(l.name) && materialising_name(l.name)));
 }
 
+bool every_call_passes(const SourceModel& m, std::string_view name, std::string_view param) {
+  const FunctionInfo* f = m.function(name);
+  auto calls = m.calls_of.find(name);
+  if (f == nullptr || calls == m.calls_of.end() || calls->second.empty()) return false;
+  const auto at = std::find(f->params.begin(), f->params.end(), param);
+  const std::size_t index =
+      at == f->params.end() ? f->params.size() + 1 : static_cast<std::size_t>(at - f->params.begin());
+  for (const Chain* call : calls->second) {
+    std::size_t positional = 0;
+    bool passed = false;
+    for (const auto& a : call->root_args) {
+      if (a.keyword.empty())
+        passed = passed || positional++ == index || a.value.text().starts_with("*");
+      else
+        passed = passed || a.keyword == param;
+    }
+    if (!passed) return false;
+  }
+  return true;
+}
+
 bool caches_rows(const Chain& c) { return std::any_of(c.links.begin(), c.links.end(), caches_link); }
 
 const Link* action_link(const Chain& c) {

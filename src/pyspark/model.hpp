@@ -356,6 +356,7 @@ struct FunctionInfo {
   // Parameters that are empty unless a caller fills them: a default of `()`, `[]`, `None`, `tuple()`,
   // `list()`, and `*args`.
   std::set<std::string, std::less<>> empty_default_params;
+  std::map<std::string, long long, std::less<>> int_defaults;  // `num_partitions=1`: the default's value
 };
 
 struct SourceModel {
@@ -543,6 +544,11 @@ const Link* action_link(const Chain& c);
 // (`df.custom_checkpoint()`: see materialising_name).
 bool caches_rows(const Chain& c);
 bool caches_link(const Link& l);  // one link that does
+
+// Whether every call of function `name` in the file passes its parameter `param` (by position or
+// keyword, or through `*args` / `**kwargs`): then the parameter's default is never used here. False
+// for a function the file does not call (called elsewhere, its defaults as likely as not).
+bool every_call_passes(const SourceModel& m, std::string_view name, std::string_view param);
 
 // A function or method name that says it keeps what it is given, by its words (snake_case or
 // camelCase): checkpoint, cache(d), persist(ed), materialise(d)/materialize(d), or save(d) with a
