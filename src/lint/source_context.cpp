@@ -79,6 +79,12 @@ std::vector<std::string> column_args(const pyspark::Link& link) {
   for (const auto& a : link.args) {
     if (!a.keyword.empty() && a.keyword != "cols" && a.keyword != "on" && a.keyword != "subset") continue;
     if (a.value.int_value()) continue;
+    // `*cols`: the columns a list holds, unknown but the same list wherever it is spread.
+    if (a.value.kind() == "list_splat") {
+      out.emplace_back(a.value.text());
+      first = false;
+      continue;
+    }
     // repartition(numPartitions, *cols): a first argument that is not a name written out or a
     // column (`sc.defaultParallelism`, `n_parts`) is the number of partitions.
     const bool number = repartition && first && a.keyword.empty() && !a.value.string_value() &&
