@@ -36,7 +36,9 @@ before the application ends. An action on a DataFrame made from the cached one (
 union of its joins) is a use of the cache too; a call of a function of the file that runs an action is
 work. The application ends at a stop of the session or context (`spark.stop()`, `sc.stop()`, or any
 name the file uses as one: `ctx.stop()` after `SQLContext(ctx)`), at the end of a script (a `.py`
-file's module level), and, for a cache in a function of a script, where the function returns when
+file's module level), at the return of a framework's entry point (a Foundry transform, a dbt Python
+model, a Delta Live Tables table: the build ends there; writing its outputs, `output.write_dataframe(df)`,
+is not other work), and, for a cache in a function of a script, where the function returns when
 every call of it in the file (none in a loop) is followed by nothing either. Also not reported: a function that returns the cached DataFrame,
 or an instance of a class made with it (`return Graph(vertices, edges)`), and is not called in the file
 (its callers, elsewhere, own the cache; a method named like a DataFrame's, `cache`, is called by
@@ -145,15 +147,17 @@ struct Ending {
 
 // Whether the lineage of `c` reads `cached`: through the names it starts from, the DataFrames of its
 // arguments (a join's other side, a union's) and theirs.
-bool reads_cache(const pyspark::Chain* c, const pyspark::Chain* cached, std::set<const pyspark::Chain*>& seen) {
-  if (c == nullptr || !seen.insert(c).second || seen.size() > 4096) return false;
+// Not through `avoid` (what is made from `avoid` reads it, not `cached`).
+bool reads_cache(const pyspark::Chain* c, const pyspark::Chain* cached, std::set<const pyspark::Chain*>& seen,
+                 const pyspark::Chain* avoid = nullptr) {
+  if (c == nullptr || c == avoid || !seen.insert(c).second || seen.size() > 4096) return false;
   if (c == cached) return true;
-  if (reads_cache(c->bound, cached, seen)) return true;
+  if (reads_cache(c->bound, cached, seen, avoid)) return true;
   for (const auto& a : c->root_args)
-    if (reads_cache(a.value.chain(), cached, seen)) return true;
+    if (reads_cache(a.value.chain(), cached, seen, avoid)) return true;
   for (const auto& l : c->links)
     for (const auto& a : l.args)
-      if (reads_cache(a.value.chain(), cached, seen)) return true;
+      if (reads_cache(a.value.chain(), cached, seen, avoid)) return true;
   return false;
 }
 
@@ -214,6 +218,18 @@ int stop_after(const pyspark::SourceModel& m, const std::set<std::string, std::l
 // followed by nothing either.
 bool ends_application(const pyspark::SourceModel& m, const Ending& e, std::string_view function, int after,
                       const pyspark::Chain* cached, int depth = 0) {
+  // A framework's entry point (a Foundry transform, a dbt Python model, a Delta Live Tables table):
+  // the build ends when it returns, and what it does after `after` besides writing its outputs
+  // (`output.write_dataframe(df)`, made from what it computed) is work.
+  if (const pyspark::FunctionInfo* f = function.empty() ? nullptr : m.function(function);
+      f != nullptr && f->framework_entry)
+    return std::none_of(e.work.begin(), e.work.end(), [&](const pyspark::Chain* c) {
+      if (c->function != function || c->statement <= after) return false;
+      const bool output = !c->links.empty() && c->links.back().is_call &&
+                          (c->links.back().name == "write_dataframe" || c->links.back().name == "write_pandas");
+      std::set<const pyspark::Chain*> seen;
+      return !output && (cached == nullptr || !reads_cache(c, cached, seen));
+    });
   const int stop = stop_after(m, e.sessions, function, after);
   if (stop >= 0 && !action_after(e, function, after, stop, cached)) return true;
   if (m.file->kind != pyspark::SourceKind::python ||
@@ -407,6 +423,25 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // cache stays while the next turns run.)
     // `name.cache()` as a statement caches the DataFrame `name` holds: what reads it reads the cache.
     const pyspark::Chain* cached = c.assigned_to.empty() && own_links == 1 && c.bound != nullptr ? c.bound : &c;
+    // A later cache in the same function made from this one: once that one is filled, this one could go.
+    auto superseded = [&] {
+      return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& d) {
+        if (&d == &c || d.function != c.function || d.statement <= c.statement || d.links.empty() ||
+            !d.links.back().is_call || !is_cache(d.links.back()))
+          return false;
+        std::set<const pyspark::Chain*> seen;
+        if (!reads_cache(&d, cached, seen)) return false;
+        // ... and nothing after it reads this one other than through it (`metrics = aligned.groupBy(...)`
+        // after `metadata = aligned.select(...).cache()` still needs `aligned`).
+        // (`name.cache()` as a statement caches what `name` holds.)
+        const pyspark::Chain* later = d.assigned_to.empty() && d.bound != nullptr ? d.bound : &d;
+        return std::none_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& e) {
+          if (e.function != c.function || e.statement <= d.statement) return false;
+          std::set<const pyspark::Chain*> seen_e;
+          return reads_cache(&e, cached, seen_e, later);
+        });
+      });
+    };
     if (!c.in_loop) {
       if (!ending) {
         ending.emplace();
@@ -424,7 +459,10 @@ void check_cache_without_unpersist(SourceContext& ctx) {
       }
       const std::string_view function = c.function.view();
       const int used = std::max(c.statement, last_use(m, function, name));
-      if (ends_application(m, *ending, function, used, cached)) continue;
+      // (Where a framework's build ends, a cache superseded by a later one made from it could go first.)
+      const bool framework =
+          std::any_of(m.functions.begin(), m.functions.end(), [](const auto& kv) { return kv.second.framework_entry; });
+      if (ends_application(m, *ending, function, used, cached) && !(framework && superseded())) continue;
     }
     // A function that returns the cached DataFrame hands the cache to its caller, who releases it
     // (the DataFrame itself: an earlier cache of a name rebound since, or a loop's earlier turns', is
@@ -433,15 +471,6 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // returns a DataFrame made from the cache: the framework computes it once after the return, and
     // the build ends (an unpersist before the return would make it compute everything again). Unless
     // a later cache in it is made from this one: once that one is filled, this one could go.
-    auto superseded = [&] {
-      return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& d) {
-        if (&d == &c || d.function != c.function || d.statement <= c.statement || d.links.empty() ||
-            !d.links.back().is_call || !is_cache(d.links.back()))
-          return false;
-        std::set<const pyspark::Chain*> seen;
-        return reads_cache(&d, cached, seen);
-      });
-    };
     if (const pyspark::FunctionInfo* f = c.function.empty() ? nullptr : m.function(c.function);
         f != nullptr && !c.in_loop && !called_in_file(m, c.function.view()) &&
         std::any_of(f->returns.begin(), f->returns.end(), [&](const pyspark::Chain* r) {
