@@ -38,7 +38,8 @@ In PySpark source: `repartition(...)` on keys right before a `groupBy`, `join`, 
 grouped map on its keys, `groupBy(k).applyInPandas(...)`, which has no partial aggregate to lose);
 a `repartition(n)` without keys straight before one of them (round robin serves no key; not
 `repartition(1)`, nor before a broadcast join). Steps that keep rows where they are (filters,
-projections) may come between; a projection that applies a window (`select(F.rank().over(w))`)
+projections) may come between, not a generator (`explode`, `stack`, `inline`: more rows after it
+than the repartition moved); a projection that applies a window (`select(F.rank().over(w))`)
 plans an exchange of its own and ends the search, and so does a `cache()` / `persist()` whose
 DataFrame two statements or more read (the repartition lays out what is cached, once, for all of
 them). Not reported on rows few by
@@ -254,6 +255,16 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       const pyspark::Step* first = previous_step(pipeline, i);
       if (first == nullptr || first->link->name != "repartition") continue;
       if (!costs_to_run(ctx.model(), pipeline, static_cast<std::size_t>(first - pipeline.data()), i)) continue;
+      // A generator between them (`explode`, `stack`, `inline`) multiplies the rows: the repartition
+      // moved fewer rows than the next shuffle would, and is not wasted.
+      bool generates = false;
+      for (std::size_t k = static_cast<std::size_t>(first - pipeline.data()) + 1; k < i && !generates; ++k)
+        for (const auto& a : pipeline[k].link->args) {
+          const std::string_view t = a.value.text();
+          generates = generates || t.find("explode") != std::string_view::npos ||
+                      t.find("stack(") != std::string_view::npos || t.find("inline") != std::string_view::npos;
+        }
+      if (generates) continue;
       auto keys1 = column_args(*first->link);
       std::vector<std::string> keys2;
       if (m == "join") {
