@@ -77,6 +77,24 @@ constexpr int kFewTurns = 20;
 constexpr int kManyUnions = 200;  // unions: a warning only beyond this many turns
 }  // namespace
 
+namespace {
+// A Python collection on the driver: a literal (`{a, b}`, `[x]`), a comprehension, or a value made by
+// Python's own constructors (`set(...)`, `frozenset(...)`, `list(...)`), also through a name bound to one.
+bool python_collection(const pyspark::SourceModel& m, const pyspark::Arg* a) {
+  if (a == nullptr) return false;
+  const pyspark::Expr& v = a->value;
+  if (v.kind() == "set" || v.kind() == "list" || v.kind() == "dictionary" || v.kind() == "set_comprehension" ||
+      v.kind() == "list_comprehension")
+    return true;
+  const pyspark::Chain* c = v.chain();
+  if (c == nullptr) return false;
+  const pyspark::Chain* o = c->origin();
+  const std::string_view root = o->root.view();
+  return o->root_is_call && m.function(root) == nullptr &&
+         (root == "set" || root == "frozenset" || root == "list" || root == "dict" || root == "tuple");
+}
+}  // namespace
+
 void check_loop_lineage_growth(SourceContext& ctx) {
   const auto& m = ctx.model();
   static const util::NameSet growing{"union", "unionByName", "unionAll", "join", "crossJoin", "select"};
@@ -97,6 +115,8 @@ void check_loop_lineage_growth(SourceContext& ctx) {
     for (const auto& l : chain.links) {
       if (!l.is_call || growing.count(l.name) == 0) continue;
       if (l.on == pyspark::Link::On::local) continue;  // a Python set or a pandas frame: not a plan
+      // `seen = seen.union(set(...))`: Python's set union.
+      if (l.name == "union" && python_collection(m, l.arg(0, "other"))) continue;
       if (!reported.insert({chain.loop, root}).second) break;
       std::string kind = l.name == "select" ? "projection" : l.name.rfind("union", 0) == 0 ? "union" : "join";
       auto& d = ctx.report(chain.cell, l.name_pos,
