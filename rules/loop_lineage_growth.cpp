@@ -24,7 +24,8 @@ whose counter the code shows: `i = 0`, `while i < 100:`, `i += 1`), for unions m
 optimizer flattens nested unions into one: a union of 51 states plans in seconds, an `info`); an
 `info` when it does not show how many (a loop over rows, files or a parameter). Not reported: a loop over a list
 the code spells out with 20 items or fewer, or `range(n)` with `n <= 20` (a plan of 20 nested
-unions plans in well under a second); test code; a name read afresh each turn (`df = spark.read...` in the
+unions plans in well under a second); test code; Python's set union (`seen = seen.union(found)` of a
+`found = set()`, a literal or a comprehension); a name read afresh each turn (`df = spark.read...` in the
 body, `for df in frames:`); a loop that cuts the lineage of that name (`df = df.checkpoint()`,
 `localCheckpoint()`).
 
