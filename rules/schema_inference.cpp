@@ -22,15 +22,16 @@ Finds batch reads (`spark.read...`) that make Spark work out the schema from the
   `.csv(path, inferSchema=True)`, `.load(..., inferSchema="true")`; option names are
   case-insensitive, as in Spark);
 - `samplingRatio` (the schema is inferred from a sample: still a pass over it);
-- `mergeSchema` set to true on a read (every file footer is read and merged; `mergeSchema` on a
-  *write* is Delta's schema evolution and is not reported);
+- `mergeSchema` set to true on a read of Parquet or ORC (every file footer is read and merged;
+  `mergeSchema` on a *write* is Delta's schema evolution and is not reported, and on a CSV or JSON
+  read it is no option of theirs);
 - a JSON read (`.json(path)`, `.format("json").load(path)`) with no `.schema(...)` and no `schema=`:
   JSON always infers.
 
 A CSV read without `inferSchema` reads every column as a string and makes no extra pass: it is not
 reported; `inferSchema` on a JSON read is not a JSON option (the JSON read is the one finding); one
-commit file of a Delta transaction log (`_delta_log/...json`) is a few KB of metadata and is not reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro (the files carry
-their schema and Spark ignores the option), nor `inferSchema` on an Excel read through spark-excel
+commit file of a Delta transaction log (`_delta_log/...json`) is a few KB of metadata and is not reported; nor is `inferSchema` or `samplingRatio` on Parquet, ORC, Delta or Avro, also through `load(path)`
+of the default source (the files carry their schema and Spark ignores the option), nor `inferSchema` on an Excel read through spark-excel
 (`format("com.crealytics.spark.excel")`, `excel`), which infers from the first rows of the sheet
 (`excerptSize`, 10 by default) rather than a pass over the file, nor test code (functions named `test*`, files pytest
 collects, `tests/` and `testing/` folders, assertion helpers named `assert*`), which reads fixtures, nor files that ship with the code (a path built
@@ -125,7 +126,33 @@ bool self_describing(const std::string& format, const std::vector<pyspark::Step>
     if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
       return kColumnar.contains(lower(*l.args[0].value.string_value()));
     if (kColumnar.contains(l.name.view())) return true;
-    if (l.name == "csv" || l.name == "json" || l.name == "load" || l.name == "text") return false;
+    // `load(path)` reads the format set before it, the one it names (`format="csv"`), or else the
+    // default source (Parquet; Delta on Databricks), which carries its schema.
+    if (l.name == "load") {
+      const pyspark::Arg* f = l.arg(1, "format");
+      if (f != nullptr) return f->value.string_value() && kColumnar.contains(lower(*f->value.string_value()));
+      return format.empty();
+    }
+    if (l.name == "csv" || l.name == "json" || l.name == "text") return false;
+  }
+  return false;
+}
+
+// Whether the reader reads text (CSV, JSON, plain text), whose reads have no file footers to merge:
+// `mergeSchema` does nothing there.
+bool text_format(const std::string& format, const std::vector<pyspark::Step>& pipeline, std::size_t at) {
+  static const util::NameSet kText{"csv", "json", "text"};
+  if (kText.contains(format)) return true;
+  for (std::size_t i = at; i < pipeline.size(); ++i) {
+    const pyspark::Link& l = *pipeline[i].link;
+    if (!l.is_call) break;
+    if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
+      return kText.contains(lower(*l.args[0].value.string_value()));
+    if (kText.contains(l.name.view())) return true;
+    if (l.name == "load") {
+      const pyspark::Arg* f = l.arg(1, "format");
+      return f != nullptr && f->value.string_value() && kText.contains(lower(*f->value.string_value()));
+    }
   }
   return false;
 }
@@ -280,6 +307,7 @@ void check_schema_inference(SourceContext& ctx) {
           // Parquet, ORC, Delta and Avro files carry their schema: inferSchema and samplingRatio do
           // nothing there (mergeSchema does: it reads every footer).
           if (k != "mergeschema" && self_describing(format, pipeline, i)) continue;
+          if (k == "mergeschema" && text_format(format, pipeline, i)) continue;  // a Parquet/ORC option
           if (k == "inferschema" && json_reader) continue;  // not a JSON option: the JSON read is the finding
           std::string what = k == "inferschema"
                                  ? "makes Spark read the data once to guess the types before the job reads it again"
