@@ -26,7 +26,8 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
   `spark.createDataFrame(df.rdd, schema)`, which sends every row to Python and back only to apply a
   schema). A plain projection
   that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
-  collect costs more than the detour.
+  collect costs more than the detour; over one row per key (`distinct()` values, a grouped
+  aggregate) collected at once it is not reported (as collect-large counts them: bounded by the keys).
 - `groupByKey()` on an RDD followed by an aggregate of each group (`mapValues(len)`, `mapValues(sum)`,
   `mapValues(lambda v: sum(v) / len(v))`, `.map(lambda kv: (kv[0], sum(kv[1])))`): every value is
   shuffled and held in memory per key, where `reduceByKey` or `aggregateByKey` would combine on the
@@ -241,7 +242,8 @@ void check_rdd_fallback(SourceContext& ctx) {
       if (!on_df_rdd || in_test_code(m, chain)) continue;
       // How many rows go through Python: driver data and `.take(n)` / `.first()` after the map are a
       // few; a read of a table or files is all of it; anything else (a parameter) is not shown.
-      const pyspark::Volume volume = pyspark::volume_of(pyspark::rows_before(m, pipeline, i).rows);
+      const pyspark::Rows rows = pyspark::rows_before(m, pipeline, i).rows;
+      const pyspark::Volume volume = pyspark::volume_of(rows);
       if (volume == pyspark::Volume::small) continue;
       if (i + 1 < pipeline.size() && pipeline[i + 1].link->is_call &&
           (pipeline[i + 1].link->name == "take" || pipeline[i + 1].link->name == "first"))
@@ -252,6 +254,9 @@ void check_rdd_fallback(SourceContext& ctx) {
         collected = collected || (k == i + 1 && pipeline[k].link->name == "collect");
       }
       if (l.name == "mapPartitions" && !back_to_df) continue;
+      // One row per key (distinct values, a grouped aggregate) collected at once: as collect-large
+      // counts them, bounded by what the author knows of the keys; the detour is the collect's.
+      if (collected && rows == pyspark::Rows::grouped) continue;
       std::string msg =
           l.name == "glom" ? std::string(
                                  "`.glom()` on the DataFrame's RDD converts every row to a Python object (a "
