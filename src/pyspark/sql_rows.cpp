@@ -2,6 +2,8 @@
 // aggregate, LIMIT n, a grouped query, a lookup by key, a join or union of tables (dataflow.cpp asks).
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <vector>
 
 #include "pyspark/dataflow_text.hpp"
 #include "util/name_set.hpp"
@@ -94,7 +96,43 @@ std::string first_word(std::string_view sql) {
 
 }  // namespace
 
+namespace {
+
+// The parts of a query joined by UNION / UNION ALL outside parentheses (lower case, spaced as
+// `spaced` makes it), or nothing when there is no such union.
+std::vector<std::string> union_parts(const std::string& sql) {
+  const std::string l = spaced(sql);
+  std::vector<std::string> parts;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    if (l[i] == '(') ++depth;
+    if (l[i] == ')') --depth;
+    if (depth != 0 || l.compare(i, 7, " union ") != 0) continue;
+    parts.push_back(l.substr(from, i - from));
+    std::size_t next = i + 7;
+    if (l.compare(next, 4, "all ") == 0) next += 4;
+    if (l.compare(next, 9, "distinct ") == 0) next += 9;
+    from = next;
+    i = next - 1;
+  }
+  if (parts.empty()) return {};
+  parts.push_back(l.substr(std::min(from, l.size())));
+  return parts;
+}
+
+}  // namespace
+
 RowsFact sql_rows(const std::string& sql) {
+  // `SELECT count(*) FROM a UNION ALL SELECT count(*) FROM b`: a row or a few per part.
+  if (const auto parts = union_parts(sql); parts.size() >= 2 && parts.size() <= 1000) {
+    bool few = true;
+    for (const auto& part : parts) {
+      const Rows r = sql_rows(part).rows;
+      few = few && (r == Rows::one || r == Rows::few);
+    }
+    if (few) return {Rows::few, "a union of " + std::to_string(parts.size()) + " queries of a row or a few each"};
+  }
   std::string w = first_word(sql);
   static const util::NameSet metadata{
       "show",     "describe", "desc",   "explain", "set",     "use",     "create",  "drop",    "alter",  "insert",
@@ -135,10 +173,16 @@ RowsFact sql_rows(const std::string& sql) {
   int level = 0;
   std::string item;
   bool all = true, any = false;
+  bool aggregate = false;
   auto flush = [&]() {
     std::string f = leading_function(item);
     bool agg = !f.empty() && is_aggregate_name(f) && item.find(" over") == std::string::npos;
-    all = all && agg;
+    // A constant beside the aggregates (`SELECT 'col_a' AS col, count(*) ...`) keeps the one row.
+    const std::size_t start = item.find_first_not_of(' ');
+    const bool constant = start != std::string::npos && (item[start] == '\'' || item[start] == '"' ||
+                                                         std::isdigit(static_cast<unsigned char>(item[start])) != 0);
+    all = all && (agg || constant);
+    aggregate = aggregate || agg;
     any = true;
     item.clear();
   };
@@ -152,7 +196,7 @@ RowsFact sql_rows(const std::string& sql) {
     item += c;
   }
   flush();
-  if (any && all) return {Rows::one, "a global aggregate"};
+  if (any && all && aggregate) return {Rows::one, "a global aggregate"};
   if (where_key) return {Rows::unknown, "a lookup", false, true};  // rows of a key or a few: not a scan's worth
   // A join or union of tables in the query, as `df.join(...)` / `df.union(...)`: more rows than one table.
   if (l.find(" join ") != std::string::npos) return {Rows::large, "a query joining tables", true};
