@@ -34,8 +34,8 @@ condition, a join condition with no column equality between the sides (only `<`/
 literal, `F.lit(True)`), and `rdd.cartesian(other)`. A condition Spark can hash on (`a.k == b.k`
 AND-ed with anything, `eqNullSafe`, key names) is fine; a condition held in a variable is not
 judged. Not reported when both sides are tiny by construction (literal rows, `spark.range(small)`,
-`limit(n)`) or one side is a single row (a global aggregate); RDD `join` is a key join and pandas
-`join` is not Spark. When only one side is tiny by construction it is an `info`: each row of the other
+`limit(n)`) or one side is a single row (a global aggregate); RDD `join` is a key join, and pandas'
+or polars' `join` (`left_on=`, `right_on=`, `lsuffix=`, `suffix=`) is not Spark. When only one side is tiny by construction it is an `info`: each row of the other
 side is repeated that many times, which is often the point (a row per scenario). A warning needs
 both sides to show volume in the source (reads of tables or files that nothing aggregates, limits or
 filters to a key); where one side's size is not in sight (a parameter, distinct values, a lookup) it
@@ -253,7 +253,7 @@ void check_cartesian_join_source(SourceContext& ctx) {
         what = "cross join: every row is paired with every row of the other side";
       } else if (l.name == "cartesian" && l.on != pyspark::Link::On::local && l.on != pyspark::Link::On::dataframe) {
         what = "RDD cartesian: every element is paired with every element of the other RDD";
-      } else if (l.name == "join" && spark_receiver(l, other)) {
+      } else if (l.name == "join" && l.spark_signature() && spark_receiver(l, other)) {
         const pyspark::Arg* how = l.arg(2, "how");
         const pyspark::Arg* on = l.arg(1, "on");
         bool keyed = on != nullptr && (on->value.condition() == pyspark::Expr::Condition::keys ||

@@ -29,7 +29,14 @@ const Arg* Link::arg(std::size_t index, std::string_view keyword) const {
 }
 
 bool Link::spark_signature() const {
-  if (!is_call || name != "withColumn") return true;
+  if (!is_call) return true;
+  // DataFrame.join(other, on, how): polars' `left_on` / `right_on` / `suffix`, pandas' and koalas'
+  // `lsuffix` / `rsuffix` are another library's join.
+  if (name == "join")
+    return std::all_of(args.begin(), args.end(), [](const Arg& a) {
+      return a.keyword.empty() || a.keyword == "other" || a.keyword == "on" || a.keyword == "how";
+    });
+  if (name != "withColumn") return true;
   if (args.size() != 2) return false;
   for (const auto& a : args)
     if (!a.keyword.empty() && a.keyword != "colName" && a.keyword != "col") return false;

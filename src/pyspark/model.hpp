@@ -141,8 +141,9 @@ struct Link {
   Pos expr_pos;  // the whole expression up to and including this link
   [[nodiscard]] const Arg* arg(std::size_t index, std::string_view keyword = {}) const;
   // `withColumn(name, col)` as Spark's DataFrame takes it: two arguments, the second not a string or
-  // number literal. Another library's method of the name (dbldatagen's `withColumn("c", "float",
-  // minValue=1)`) is not a projection of a DataFrame. True for every other link.
+  // number literal; `join` with no keyword but other, on and how. Another library's method of the
+  // name (dbldatagen's `withColumn("c", "float", minValue=1)`, polars' `join(o, left_on=...)`) is not
+  // Spark's. True for every other link.
   [[nodiscard]] bool spark_signature() const;
 };
 
