@@ -36,7 +36,8 @@ a note or harmless, not a merge blocker: a modest table, a library call that has
 says where it runs: on a read of a table or files (`spark.table(...).withColumn("c", f("x"))`, or a
 registered UDF in `spark.sql("SELECT f(x) FROM t")`), on a DataFrame whose size the file does not
 show (a function's parameter), or not in the file at all (a helper module: the cost is where it is
-called). A warning when it runs on a table or path the configuration declares large
+called; but a file that runs a job of its own, with actions at its module level, and never applies
+a UDF it defines has dead code, not a cost: not reported). A warning when it runs on a table or path the configuration declares large
 (`large-tables`). A UDF applied only to rows built on the driver (also through a function's
 parameter that every call of the function in the file fills with such rows), and UDFs in test code,
 are not reported.
@@ -308,9 +309,26 @@ class CallSites {
 
 }  // namespace
 
+namespace {
+// How many times the file's text has `name` as a whole word (not an attribute: `obj.name`).
+int mentions(const pyspark::SourceModel& m, std::string_view name) {
+  int n = 0;
+  for (const auto& cell : m.file->cells) {
+    const std::string_view t = cell.text;
+    for (std::size_t at = t.find(name); at != std::string_view::npos; at = t.find(name, at + name.size())) {
+      const bool starts = at == 0 || (!identifier_char(t[at - 1]) && t[at - 1] != '.');
+      const bool ends = at + name.size() >= t.size() || !identifier_char(t[at + name.size()]);
+      n += starts && ends ? 1 : 0;
+    }
+  }
+  return n;
+}
+}  // namespace
+
 void check_python_row_udf_source(SourceContext& ctx) {
   const auto& m = ctx.model();
   std::optional<CallSites> sites;  // built for the first row UDF: most files have none
+  std::optional<bool> runs_job;    // actions at the file's module level, asked for a UDF it never calls
   for (const auto& u : m.udfs) {
     if (u.kind != pyspark::UdfKind::row) continue;
     // A UDF defined by a test is there to be tested on a fixture; its cost is where production calls it.
@@ -320,6 +338,18 @@ void check_python_row_udf_source(SourceContext& ctx) {
     const std::optional<pyspark::Volume> volume = sites->applied_to(u, ctx.options().large_tables, large);
     if (volume == pyspark::Volume::small) continue;  // run on a few rows built on the driver
     const bool applied = volume.has_value();
+    // Not called in a file that runs a job of its own (actions at its module level: a script, a
+    // notebook that computes): a UDF it defines and never applies is dead code there, not a helper
+    // module's (a module of functions only is called elsewhere: its cost is where it is).
+    // (Not one registered for SQL, which any query of the session may call, nor one whose name the
+    // file uses other than where it is made: passed to a transformer, listed for export.)
+    if (!applied && u.how != "register" && !u.name.empty() && mentions(m, u.name) <= 1) {
+      if (!runs_job)
+        runs_job = std::any_of(m.chains.begin(), m.chains.end(), [](const pyspark::Chain& c) {
+          return c.function.empty() && pyspark::action_link(c) != nullptr;
+        });
+      if (*runs_job) continue;
+    }
     std::string builtin = u.lambda ? builtin_for(*u.lambda) : std::string();
     std::string what = u.name.empty() ? std::string("this UDF") : "`" + u.name + "`";
     // What the body does, for advice naming the built-ins: the lambda's, or the wrapped def's.
