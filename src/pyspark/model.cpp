@@ -80,25 +80,38 @@ bool plans_shuffle(std::string_view method) {
 
 bool materialising_name(std::string_view name) {
   if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
-  std::vector<std::string> words;
-  std::string word;
+  static const util::NameSet kNot{"un", "clear", "is", "drop", "remove", "invalidate", "uncache", "unpersist", "get"};
+  static const util::NameSet kKeeps{"checkpoint",   "checkpointed", "cache",       "cached",
+                                    "persist",      "persisted",    "materialize", "materialise",
+                                    "materialized", "materialised", "save",        "saved"};
+  // Its words (snake_case or camelCase), lower case, one at a time in a small buffer: asked of most
+  // method names of a file, it allocates nothing.
+  char word[24];
+  std::size_t size = 0;
+  bool first = true, keeps = false, too_long = false;
+  auto flush = [&]() {
+    if (size == 0 && !too_long) return true;
+    const std::string_view w(word, size);
+    const bool stop = first && !too_long && kNot.contains(w);
+    keeps = keeps || (!too_long && kKeeps.contains(w));
+    first = false;
+    size = 0;
+    too_long = false;
+    return !stop;
+  };
   for (std::size_t i = 0; i <= name.size(); ++i) {
     const char ch = i < name.size() ? name[i] : '_';
     const bool upper = std::isupper(static_cast<unsigned char>(ch)) != 0;
     if (ch == '_' || upper || std::isdigit(static_cast<unsigned char>(ch)) != 0) {
-      if (!word.empty()) words.push_back(word);
-      word.clear();
+      if (!flush()) return false;
       if (ch == '_' || !upper) continue;
     }
-    word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (size < sizeof(word))
+      word[size++] = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else
+      too_long = true;
   }
-  if (words.empty()) return false;
-  static const util::NameSet kNot{"un", "clear", "is", "drop", "remove", "invalidate", "uncache", "unpersist", "get"};
-  if (kNot.contains(words.front())) return false;
-  static const util::NameSet kKeeps{"checkpoint",   "checkpointed", "cache",       "cached",
-                                    "persist",      "persisted",    "materialize", "materialise",
-                                    "materialized", "materialised", "save",        "saved"};
-  return std::any_of(words.begin(), words.end(), [](const std::string& w) { return kKeeps.contains(w); });
+  return keeps;
 }
 
 bool caches_link(const Link& l) {
