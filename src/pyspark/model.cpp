@@ -221,10 +221,6 @@ bool runs_on_databricks(const SourceModel& m) {
                                                 "pyspark.dbutils",
                                                 "/dbfs/",
                                                 "dbfs:/",
-                                                "\"/Volumes/",
-                                                "'/Volumes/",
-                                                "\"/Workspace/",
-                                                "'/Workspace/",
                                                 "from databricks.sdk",
                                                 "from databricks.labs",
                                                 "from databricks.connect",
@@ -232,9 +228,16 @@ bool runs_on_databricks(const SourceModel& m) {
                                                 "import databricks.sdk",
                                                 "DatabricksSession",
                                                 "import dlt"};
-  return std::any_of(f.cells.begin(), f.cells.end(), [](const Cell& c) {
+  // A path of a Unity Catalog volume or of workspace files, as a string starts it ("/Volumes/...").
+  auto quoted_root = [](std::string_view t, std::string_view folder) {
+    for (std::size_t at = t.find(folder); at != std::string_view::npos; at = t.find(folder, at + 1))
+      if (at >= 2 && t[at - 1] == '/' && (t[at - 2] == '"' || t[at - 2] == '\'')) return true;
+    return false;
+  };
+  return std::any_of(f.cells.begin(), f.cells.end(), [&](const Cell& c) {
     return std::any_of(std::begin(kMarks), std::end(kMarks),
-                       [&](std::string_view w) { return c.text.find(w) != std::string::npos; });
+                       [&](std::string_view w) { return c.text.find(w) != std::string::npos; }) ||
+           quoted_root(c.text, "Volumes/") || quoted_root(c.text, "Workspace/");
   });
 }
 
