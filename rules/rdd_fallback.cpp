@@ -26,8 +26,7 @@ Finds two ways work drops out of Spark SQL's optimiser and engine into Python ro
   `spark.createDataFrame(df.rdd, schema)`, which sends every row to Python and back only to apply a
   schema). A plain projection
   that is collected at once (`df.select("id").rdd.flatMap(lambda x: x).collect()`) is an `info`: the
-  collect costs more than the detour; over one row per key (`distinct()` values, a grouped
-  aggregate) collected at once it is not reported (as collect-large counts them: bounded by the keys).
+  collect costs more than the detour.
 - `groupByKey()` on an RDD followed by an aggregate of each group (`mapValues(len)`, `mapValues(sum)`,
   `mapValues(lambda v: sum(v) / len(v))`, `.map(lambda kv: (kv[0], sum(kv[1])))`): every value is
   shuffled and held in memory per key, where `reduceByKey` or `aggregateByKey` would combine on the
@@ -38,7 +37,8 @@ RDD of a DataFrame that reads a table or files, blind reviewers of real jobs jud
 note or harmless: a sample table, an MLlib API that needs an RDD); a warning when it reads a table or
 path the configuration declares large (`large-tables`). Rows built on the driver, one row (a global aggregate,
 also a reader's `option("query", "SELECT MAX(v) FROM t")`), a `.take(n)` / `.first()` right after
-the function, and test code are not reported.
+the function, one row per key (`distinct()` values, a grouped aggregate) collected at once (as
+collect-large counts them: bounded by the keys), and test code are not reported.
 
 `getNumPartitions()`, `isEmpty()` and `mapPartitions` / `foreachPartition` whose results stay in
 Python (per-partition set-up, such as a connection) are not reported.
