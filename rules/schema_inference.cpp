@@ -113,49 +113,37 @@ std::vector<Setting> inference_settings(const pyspark::Link& l) {
   return out;
 }
 
-// Whether the reader's format (as set so far, or by the terminal read after `at`) carries a schema,
-// or infers one from the first rows only: spark-excel reads an excerpt of the sheet (`excerptSize`,
-// 10 rows by default), not the file again.
-bool self_describing(const std::string& format, const std::vector<pyspark::Step>& pipeline, std::size_t at) {
-  static const util::NameSet kColumnar{
-      "parquet", "orc", "delta", "avro", "table", "iceberg", "com.crealytics.spark.excel", "excel"};
-  if (kColumnar.contains(format)) return true;
+// The format a reader reads: a `format(...)` after `at`, the terminal read (`.csv(path)`,
+// `.parquet(path)`), `load(path, format="csv")`, else the one set so far (`format`); `load(path)`
+// with none reads the default source (Parquet; Delta on Databricks). "" when the code does not say.
+std::string read_format(const std::string& format, const std::vector<pyspark::Step>& pipeline, std::size_t at) {
+  static const util::NameSet kTerminals{"csv", "json", "text", "parquet", "orc", "avro", "table", "delta", "excel"};
   for (std::size_t i = at; i < pipeline.size(); ++i) {
     const pyspark::Link& l = *pipeline[i].link;
     if (!l.is_call) break;
     if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
-      return kColumnar.contains(lower(*l.args[0].value.string_value()));
-    if (kColumnar.contains(l.name.view())) return true;
-    // `load(path)` reads the format set before it, the one it names (`format="csv"`), or else the
-    // default source (Parquet; Delta on Databricks), which carries its schema.
+      return lower(*l.args[0].value.string_value());
     if (l.name == "load") {
-      const pyspark::Arg* f = l.arg(1, "format");
-      if (f != nullptr) return f->value.string_value() && kColumnar.contains(lower(*f->value.string_value()));
-      return format.empty();
+      if (const pyspark::Arg* f = l.arg(1, "format"))
+        return f->value.string_value() ? lower(*f->value.string_value()) : std::string();
+      return format.empty() ? std::string("parquet") : format;
     }
-    if (l.name == "csv" || l.name == "json" || l.name == "text") return false;
+    if (kTerminals.contains(l.name.view())) return std::string(l.name.view());
   }
-  return false;
+  return format;
 }
 
-// Whether the reader reads text (CSV, JSON, plain text), whose reads have no file footers to merge:
-// `mergeSchema` does nothing there.
-bool text_format(const std::string& format, const std::vector<pyspark::Step>& pipeline, std::size_t at) {
-  static const util::NameSet kText{"csv", "json", "text"};
-  if (kText.contains(format)) return true;
-  for (std::size_t i = at; i < pipeline.size(); ++i) {
-    const pyspark::Link& l = *pipeline[i].link;
-    if (!l.is_call) break;
-    if (l.name == "format" && !l.args.empty() && l.args[0].value.string_value())
-      return kText.contains(lower(*l.args[0].value.string_value()));
-    if (kText.contains(l.name.view())) return true;
-    if (l.name == "load") {
-      const pyspark::Arg* f = l.arg(1, "format");
-      return f != nullptr && f->value.string_value() && kText.contains(lower(*f->value.string_value()));
-    }
-  }
-  return false;
+// Whether that format carries a schema, or infers one from the first rows only: spark-excel reads an
+// excerpt of the sheet (`excerptSize`, 10 rows by default), not the file again.
+bool self_describing(const std::string& format) {
+  static const util::NameSet kColumnar{
+      "parquet", "orc", "delta", "avro", "table", "iceberg", "com.crealytics.spark.excel", "excel"};
+  return kColumnar.contains(format);
 }
+
+// Whether it is text (CSV, JSON, plain text), whose reads have no file footers to merge: `mergeSchema`
+// does nothing there.
+bool text_format(const std::string& format) { return format == "csv" || format == "json" || format == "text"; }
 
 // What the code shows of the input that inference reads: the terminal read after `from` and its paths.
 enum class Input {
@@ -306,9 +294,10 @@ void check_schema_inference(SourceContext& ctx) {
           std::string k = lower(s.name);
           // Parquet, ORC, Delta and Avro files carry their schema: inferSchema and samplingRatio do
           // nothing there (mergeSchema does: it reads every footer).
-          if (k != "mergeschema" && self_describing(format, pipeline, i)) continue;
-          if (k == "mergeschema" && text_format(format, pipeline, i)) continue;  // a Parquet/ORC option
-          if (k == "inferschema" && json_reader) continue;  // not a JSON option: the JSON read is the finding
+          const std::string reads = read_format(format, pipeline, i);
+          if (k != "mergeschema" && self_describing(reads)) continue;
+          if (k == "mergeschema" && text_format(reads)) continue;  // a Parquet/ORC option
+          if (k == "inferschema" && json_reader) continue;         // not a JSON option: the JSON read is the finding
           std::string what = k == "inferschema"
                                  ? "makes Spark read the data once to guess the types before the job reads it again"
                              : k == "mergeschema"
