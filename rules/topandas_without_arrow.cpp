@@ -41,7 +41,7 @@ pandas DataFrame not read from files; code that runs on Databricks
 `databricks.sdk.runtime`, DBFS paths or paths of Unity Catalog volumes (`"/Volumes/..."`) or workspace files (`"/Workspace/..."`), Databricks' packages (`databricks.sdk`, `databricks.labs`,
 `databricks.connect`, `databricks.feature_engineering`, Delta Live Tables' `dlt`), or imports a project module that does, a file of a
 Databricks Asset Bundle project, with a `databricks.yml` in its folder or one above, or a file of a
-repository that holds Databricks notebooks: Databricks runtimes enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
+repository that holds Databricks notebooks (source notebooks or Jupyter exports of them): Databricks runtimes enable Arrow); a target of Spark 4.2 or later (`--target-spark-version`), where Arrow is on
 by default. Open-source Spark 2.3 to 4.1 has it off by default.
 
 ## Why is this bad?

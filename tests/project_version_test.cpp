@@ -221,3 +221,24 @@ TEST_CASE("each folder is read once per finder", "[project-version]") {
   CHECK(next_run.find(t.root / "a/b")->version == "3.4.0");
   CHECK(next_run.find(t.root)->version == "3.5.0");
 }
+
+TEST_CASE("a repository that holds Databricks notebooks, source or Jupyter exports, runs on Databricks",
+          "[project-version]") {
+  Tree t;
+  t.write("source/.git/HEAD", "");
+  t.write("source/jobs/etl.py", "from pyspark.sql import SparkSession\n");
+  t.write("source/notebooks/run.py", "# Databricks notebook source\nprint(1)\n");
+  t.write("exported/.git/HEAD", "");
+  t.write("exported/src/pkg/load.py", "import pandas as pd\n");
+  t.write("exported/notebooks/run.ipynb",
+          "{\"cells\": [{\"cell_type\": \"code\", \"metadata\": {\"application/vnd.databricks.v1+cell\": {}}, "
+          "\"source\": [\"print(1)\"]}]}\n");
+  t.write("plain/.git/HEAD", "");
+  t.write("plain/src/job.py", "from pyspark.sql import SparkSession\n");
+  t.write("plain/notebooks/explore.ipynb",
+          "{\"cells\": [], \"metadata\": {\"kernelspec\": {\"name\": \"python3\"}}}\n");
+  ProjectVersionFinder finder;
+  CHECK(finder.in_databricks_repository(t.root / "source/jobs"));
+  CHECK(finder.in_databricks_repository(t.root / "exported/src/pkg"));
+  CHECK(!finder.in_databricks_repository(t.root / "plain/src"));
+}

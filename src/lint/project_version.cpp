@@ -475,9 +475,12 @@ bool ProjectVersionFinder::in_databricks_bundle(const fs::path& dir, const fs::p
 
 namespace {
 
-// Whether a folder tree holds a Databricks source notebook, looking at no more than `budget` entries.
+// Whether a folder tree holds a Databricks notebook (a source notebook, or a Jupyter export of one),
+// looking at no more than `budget` entries.
 bool holds_databricks_notebook(const fs::path& top, int budget) {
   static constexpr std::string_view kMark = "# Databricks notebook source";
+  static constexpr std::string_view kJupyterMark = "application/vnd.databricks";
+  static constexpr std::size_t kJupyterHead = 8192;
   std::error_code ec;
   fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end && budget-- > 0; it.increment(ec)) {
@@ -489,11 +492,14 @@ bool holds_databricks_notebook(const fs::path& top, int budget) {
         it.disable_recursion_pending();
       continue;
     }
-    if (!name.ends_with(".py") || !it->is_regular_file(type_ec)) continue;
+    const bool jupyter = name.ends_with(".ipynb");
+    if ((!name.ends_with(".py") && !jupyter) || !it->is_regular_file(type_ec)) continue;
     std::ifstream in(it->path(), std::ios::binary);
-    std::string head(kMark.size(), '\0');
+    // A Jupyter export of a Databricks notebook says so in its first cell's metadata.
+    std::string head(jupyter ? kJupyterHead : kMark.size(), '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    if (in.gcount() == static_cast<std::streamsize>(kMark.size()) && head == kMark) return true;
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+    if (jupyter ? head.find(kJupyterMark) != std::string::npos : head == kMark) return true;
   }
   return false;
 }
