@@ -165,7 +165,9 @@ bool names_table(std::string_view sql, std::string_view name) {
     std::size_t b = sql.find_last_not_of(" \t\r\n`", at == 0 ? 0 : at - 1);
     if (b == std::string_view::npos) continue;
     const std::string_view before = sql.substr(0, b + 1);
-    if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",")) return true;
+    // FROM v, JOIN v, a list's `, v`, and MERGE INTO t USING v.
+    if (before.ends_with("from") || before.ends_with("join") || before.ends_with(",") || before.ends_with("using"))
+      return true;
   }
   return false;
 }

@@ -151,6 +151,29 @@ bool every_call_passes(const SourceModel& m, std::string_view name, std::string_
 
 bool caches_rows(const Chain& c) { return std::any_of(c.links.begin(), c.links.end(), caches_link); }
 
+namespace {
+// Whether SQL text is a statement that writes a table from a query: INSERT, MERGE, CREATE/REPLACE
+// TABLE ... AS SELECT (its first word, and for CREATE/REPLACE an AS SELECT in it).
+bool writes_table(std::string_view sql) {
+  // The literal as written: a string prefix (`f`, `rb`...) and its quotes come first.
+  std::size_t i = 0;
+  while (i < sql.size() && i < 2 && std::isalpha(static_cast<unsigned char>(sql[i])) != 0) ++i;
+  if (i == sql.size() || (sql[i] != '"' && sql[i] != '\'')) i = 0;  // not a prefix
+  i = sql.find_first_not_of(" \t\r\n(\"'", i);
+  if (i == std::string_view::npos) return false;
+  std::size_t j = i;
+  while (j < sql.size() && std::isalpha(static_cast<unsigned char>(sql[j])) != 0) ++j;
+  std::string word(sql.substr(i, j - i));
+  for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (word == "insert" || word == "merge") return true;
+  if (word != "create" && word != "replace") return false;
+  std::string low(sql.substr(j, 4096));
+  for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return low.find(" select ") != std::string::npos || low.find("\nselect ") != std::string::npos ||
+         low.find("as select") != std::string::npos || low.find("(select") != std::string::npos;
+}
+}  // namespace
+
 const Link* action_link(const Chain& c) {
   static const util::NameSet kActions{
       "count", "collect", "toPandas", "toLocalIterator", "foreach", "foreachPartition", "show",
@@ -163,6 +186,9 @@ const Link* action_link(const Chain& c) {
                                         "replace", "overwrite",   "overwritePartitions"};
   for (std::size_t i = 0; i < c.links.size(); ++i) {
     const Link& l = c.links[i];
+    // `spark.sql("INSERT INTO t SELECT ... FROM v")`, `MERGE INTO t USING v ...`, `CREATE TABLE t AS
+    // SELECT ...`: a statement that writes runs when it is called, reading what its query reads.
+    if (i == 0 && l.is_call && l.name == "sql" && !l.args.empty() && writes_table(l.args[0].value.text())) return &l;
     // Palantir Foundry: `output.write_dataframe(df)` writes df (a TransformOutput, not a DataFrame).
     if (l.is_call && l.name == "write_dataframe" && !l.args.empty() && l.args[0].value.chain() != nullptr &&
         l.args[0].value.chain()->is_dataframe)
