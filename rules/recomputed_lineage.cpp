@@ -258,6 +258,12 @@ class Graph {
     }
   }
 
+  // What `spark.sql("INSERT ..." / "MERGE ...")` returns: the statement's result (it ran at the call).
+  static bool statement_result(const Chain& c) {
+    return !c.links.empty() && c.links.front().is_call && c.links.front().name == "sql" &&
+           !c.links.front().args.empty() && pyspark::writes_table(c.links.front().args[0].value.text());
+  }
+
   // `df.columns`, `df.schema`, `df.dtypes`: what the plan knows without running it.
   static bool metadata(const Chain& c) {
     if (c.links.empty()) return false;
@@ -448,7 +454,9 @@ class Graph {
     }
     // What is made of a value on the driver (`pdf = df.toPandas()`, then `spark.createDataFrame(pdf)`)
     // starts from those rows, not from the lineage again.
-    if (depth > 0 && c.ends_local) {
+    // ... and so does what a statement that writes returns (`res = spark.sql("MERGE ...")`, then
+    // `res.collect()`): its result, not what it read.
+    if (depth > 0 && (c.ends_local || statement_result(c))) {
       if (direct != nullptr) *direct = std::min(forks, 1000);
       return std::min(total, 1000);
     }
@@ -957,6 +965,8 @@ void check_recomputed_lineage(SourceContext& ctx) {
     if (in_test_code(m, c)) continue;  // tests compute fixtures: a second count of one costs nothing
     if (g.most_direct_runs(c) < 2) continue;
     if (g.caches(c) || g.cached_later(c)) continue;
+    // `res = spark.sql("MERGE INTO ...")`: the statement ran when it was called; `res` is its result.
+    if (Graph::statement_result(c)) continue;
     bool shuffles = false;
     if (!g.expensive(c, shuffles)) continue;
     auto pipeline = c.pipeline();

@@ -151,9 +151,6 @@ bool every_call_passes(const SourceModel& m, std::string_view name, std::string_
 
 bool caches_rows(const Chain& c) { return std::any_of(c.links.begin(), c.links.end(), caches_link); }
 
-namespace {
-// Whether SQL text is a statement that writes a table from a query: INSERT, MERGE, CREATE/REPLACE
-// TABLE ... AS SELECT (its first word, and for CREATE/REPLACE an AS SELECT in it).
 bool writes_table(std::string_view sql) {
   // The literal as written: a string prefix (`f`, `rb`...) and its quotes come first.
   std::size_t i = 0;
@@ -172,7 +169,6 @@ bool writes_table(std::string_view sql) {
   return low.find(" select ") != std::string::npos || low.find("\nselect ") != std::string::npos ||
          low.find("as select") != std::string::npos || low.find("(select") != std::string::npos;
 }
-}  // namespace
 
 const Link* action_link(const Chain& c) {
   static const util::NameSet kActions{

@@ -540,6 +540,11 @@ bool plans_shuffle(std::string_view method);
 // `groupBy(...).count()` (an aggregation), nor what is called on rows already on the driver.
 const Link* action_link(const Chain& c);
 
+// Whether SQL text (a literal as written: `f"""MERGE ..."""`) is a statement that writes a table
+// from a query: INSERT, MERGE, CREATE/REPLACE TABLE ... AS SELECT. `spark.sql` runs it at once; the
+// DataFrame it returns holds the statement's result (a row of counts), not a lineage.
+bool writes_table(std::string_view sql);
+
 // Whether a chain caches its rows by one of its own links: `cache()`, `persist(...)`, `checkpoint()`,
 // `localCheckpoint()`, or a method the code does not show whose name says it keeps the rows
 // (`df.custom_checkpoint()`: see materialising_name).
