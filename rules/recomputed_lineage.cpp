@@ -58,8 +58,8 @@ self-join, a union of two filters of it: Spark reuses an identical shuffle insid
 action inside a loop that the DataFrame is not in runs once per turn: that is two
 uses already. Uses in different branches of one `if` are not added up, and uses on an error path (a
 branch that ends in `raise`, an `except` clause) do not count: they run when the job failed anyway;
-nor do uses after a module-level `dbutils.notebook.exit(...)` or `sys.exit()` (outside any branch or
-loop): they never run. A
+nor do uses after a module-level `dbutils.notebook.exit(...)` or `sys.exit()` (outside any branch,
+loop or `except` clause): they never run. A
 function that the DataFrame is passed to counts with the actions it runs on that parameter
 (`def check(t): assert t.count() > 0` called as `check(df)` is one `count()` of `df`), a function of
 the file as well as one of a module of the project that the file imports (`from utils.stats import
@@ -203,7 +203,7 @@ class Graph {
  public:
   explicit Graph(const pyspark::SourceModel& m) : m_(m) {
     // Where the program ends for sure: a module-level `dbutils.notebook.exit(...)` or `sys.exit()`
-    // outside any branch or loop. What comes after it never runs.
+    // outside any branch, loop or `except` clause. What comes after it never runs.
     for (const auto& c : m.chains)
       if (ends_program(c)) {
         exit_at_ = {c.cell, c.pos.start_byte};
@@ -709,7 +709,8 @@ class Graph {
   }
 
   static bool ends_program(const Chain& c) {
-    if (!c.function.empty() || !c.branches.empty() || c.in_loop || c.links.empty() || !c.links.back().is_call ||
+    if (!c.function.empty() || !c.branches.empty() || c.in_loop || c.on_error_path || c.links.empty() ||
+        !c.links.back().is_call ||
         c.links.back().name != "exit")
       return false;
     if (c.root == "sys" && c.links.size() == 1) return true;

@@ -135,6 +135,26 @@ std::optional<std::string> without_equals_fill(std::string_view text) {
 // methods that run or shape a query, UDFs, RDDs, display(). Comments and strings do not count (`# if
 // you use spark`, a path), nor "spark" inside a word (`spark3`, a shell command's argument): the
 // session as a name (`spark.`, `spark)`), `spark_df`, `pyspark`, `SparkSession` do.
+// The value's pipeline (through the names it was bound from) has a link that shuffles / caches.
+bool pipeline_shuffles(const Chain& c) {
+  for (const Step& s : c.pipeline())
+    if (s.link->is_call && plans_shuffle(s.link->name)) return true;
+  return false;
+}
+bool derives_from(const Chain& c, const Chain* base) {
+  const Chain* p = &c;
+  for (int i = 0; i < 64 && p != nullptr; ++i, p = p->bound)
+    if (p == base) return true;
+  return false;
+}
+bool pipeline_caches(const Chain& c) {
+  for (const Step& s : c.pipeline())
+    if (s.link->is_call && (s.link->name == "cache" || s.link->name == "persist" || s.link->name == "checkpoint" ||
+                            s.link->name == "localCheckpoint"))
+      return true;
+  return false;
+}
+
 bool mentions_spark(std::string_view text) {
   static constexpr std::string_view kWords[] = {"spark.",     "spark,",
                                                 "spark)",     "spark_",
@@ -489,7 +509,24 @@ void Analyzer::visit(Node n, int depth) {
     }
     --open_branches_;
     some_turns_ -= some;
-    for (const auto& [name, chain] : merged) bind(name, chain);
+    // A name bound in several branches holds one of their values after the if, which the code does
+    // not say. Of two that both extend what the name held before (a join in the `if` body, a plain
+    // column in the `else`), the one that shuffles, as what a use of the name may recompute (its cost
+    // is what the rules ask); else the last branch's. A cached value stays what it is.
+    std::map<std::string, const Chain*, std::less<>> last, shuffling;
+    for (const auto& [name, chain] : merged) {
+      last[name] = chain;
+      if (chain != nullptr && pipeline_shuffles(*chain)) shuffling[name] = chain;
+    }
+    for (auto& [name, chain] : last) {
+      auto s = shuffling.find(name);
+      auto before = bindings_.find(name);  // what the name held before the if (the branches are undone)
+      if (s != shuffling.end() && chain != nullptr && before != bindings_.end() && before->second != nullptr &&
+          derives_from(*chain, before->second) && derives_from(*s->second, before->second) &&
+          !pipeline_shuffles(*chain) && !pipeline_caches(*chain))
+        chain = s->second;
+    }
+    for (const auto& [name, chain] : merged) bind(name, last.at(name));
     return;
   }
   // assert cond, message: the message is built only when the check fails.
