@@ -72,7 +72,8 @@ what it is given and returns a read of the table it wrote: the caller's later us
 function the code does not show whose name says it keeps what it is given (`temp_save(df=x, ...)`,
 `checkpoint_df(x)`, `df.custom_checkpoint()`: the words checkpoint, cache, persist, materialise or
 save) writes or caches each DataFrame passed to it, a use of it, and what it returns is the kept rows,
-as after a cache. And what a function called once (outside loops) returns is used by its caller's
+as after a cache; one given two DataFrames (`merge(cohort, events, ["id"])`) combines them, a join
+unless its name says union. And what a function called once (outside loops) returns is used by its caller's
 actions on the result as well (`def build(): df = ...; log(df.count()); return df`, then
 `build().write...`: the lineage runs for the count and again for the write). Streaming DataFrames are not reported.
 
@@ -397,6 +398,16 @@ class Graph {
     // module: `df = load_orders()`), known to be one by how it is used (`df.withColumn(...)`), reads
     // something.
     if (origin->root_is_call && origin->used_as_dataframe && !read && m_.function(origin->root) == nullptr) read = true;
+    // `j = merge(a, b, ["id"])`: such a call given two DataFrames combines them; unless its name says
+    // union, that is a join, and its plan shuffles.
+    if (origin->root_is_call && m_.function(origin->root) == nullptr && !shuffles) {
+      int frames = 0;
+      for (const auto& a : origin->root_args)
+        if (const Chain* e = a.value.chain(); e != nullptr && e->is_dataframe && !e->column_of) ++frames;
+      std::string name(origin->root.view());
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+      if (frames >= 2 && name.find("union") == std::string::npos) shuffles = read = true;
+    }
     return !streaming && (read || shuffles);
   }
 
