@@ -721,8 +721,7 @@ class Graph {
 
   static bool ends_program(const Chain& c) {
     if (!c.function.empty() || !c.branches.empty() || c.in_loop || c.on_error_path || c.links.empty() ||
-        !c.links.back().is_call ||
-        c.links.back().name != "exit")
+        !c.links.back().is_call || c.links.back().name != "exit")
       return false;
     if (c.root == "sys" && c.links.size() == 1) return true;
     return c.root == "dbutils" && c.links.size() == 2 && c.links.front().name == "notebook";

@@ -81,7 +81,8 @@ bool has_own_link(const pyspark::Chain& chain, Pred&& pred) {
 // Every `.write` / `.writeTo` of the file with the step that feeds it (previous_step):
 // f(pipeline, index of the write, that step). single-file-write and small-files-write read these.
 // Also AWS Glue's writes of a DynamicFrame (`glueContext.write_dynamic_frame.from_options(frame=dyf,
-// ...)`, `from_catalog`, `from_jdbc_conf`): the pipeline is then the frame's, followed by the write's links.
+// ...)`, `from_catalog`, `from_jdbc_conf`): the pipeline is then the frame's (or, for a frame made
+// with `DynamicFrame.fromDF(df, ...)`, the DataFrame's), followed by the write's links.
 template <typename F>
 void for_each_write(const pyspark::SourceModel& m, F&& f) {
   auto is_write = [](const pyspark::Link& w) {
@@ -98,7 +99,14 @@ void for_each_write(const pyspark::SourceModel& m, F&& f) {
         if (i + 1 >= pipeline.size() || !pipeline[i + 1].link->is_call) continue;
         const pyspark::Arg* frame = pipeline[i + 1].link->arg(0, "frame");
         if (frame == nullptr || frame->value.chain() == nullptr) continue;
-        auto glue = frame->value.chain()->pipeline();
+        // `DynamicFrame.fromDF(df.repartition(1), glueContext, "name")`: the frame holds that
+        // DataFrame's rows, in its partitions.
+        const pyspark::Chain* held = frame->value.chain();
+        for (const auto& s : held->pipeline())
+          if (s.link->is_call && s.link->name == "fromDF" && !s.link->args.empty() && s.link->args[0].keyword.empty() &&
+              s.link->args[0].value.chain() != nullptr)
+            held = s.link->args[0].value.chain();
+        auto glue = held->pipeline();
         const std::size_t at = glue.size();
         for (std::size_t k = i; k < pipeline.size(); ++k) glue.push_back(pipeline[k]);
         if (const pyspark::Step* prev = previous_step(glue, at)) f(glue, at, *prev);
