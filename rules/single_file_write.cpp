@@ -37,7 +37,9 @@ then a rename under `prefix`: one file is then the deliverable).
 
 A Glue DynamicFrame counts when it is written with `glueContext.write_dynamic_frame.from_options(frame=...)`
 or `from_catalog`, through its steps that keep rows in place (`resolveChoice`, `apply_mapping`,
-`drop_fields`, `select_fields`, `rename_field`); the written path is the `connection_options` one.
+`drop_fields`, `select_fields`, `rename_field`), and a frame made with `DynamicFrame.fromDF(df, ...)` has
+df's partitions (`fromDF(df.repartition(1), glueContext, "out")`); the written path is the
+`connection_options` one.
 
 ## Why is this bad?
 One task writes the whole output: the write runs on one core, and `coalesce(1)` also pulls the
