@@ -135,23 +135,26 @@ std::optional<std::string> without_equals_fill(std::string_view text) {
 // methods that run or shape a query, UDFs, RDDs, display(). Comments and strings do not count (`# if
 // you use spark`, a path), nor "spark" inside a word (`spark3`, a shell command's argument): the
 // session as a name (`spark.`, `spark)`), `spark_df`, `pyspark`, `SparkSession` do.
-// The value's pipeline (through the names it was bound from) has a link that shuffles / caches.
-bool pipeline_shuffles(const Chain& c) {
-  for (const Step& s : c.pipeline())
-    if (s.link->is_call && plans_shuffle(s.link->name)) return true;
+// The value's pipeline (its links and those of the values it was made from, through the names it
+// was bound from) has a link that shuffles / caches.
+template <typename Pred>
+bool pipeline_has(const Chain& c, Pred&& pred) {
+  const Chain* p = &c;
+  for (int i = 0; i < 64 && p != nullptr; ++i, p = p->bound)
+    for (const auto& l : p->links)
+      if (l.is_call && pred(l.name.view())) return true;
   return false;
+}
+bool pipeline_shuffles(const Chain& c) { return pipeline_has(c, plans_shuffle); }
+bool pipeline_caches(const Chain& c) {
+  return pipeline_has(c, [](std::string_view n) {
+    return n == "cache" || n == "persist" || n == "checkpoint" || n == "localCheckpoint";
+  });
 }
 bool derives_from(const Chain& c, const Chain* base) {
   const Chain* p = &c;
   for (int i = 0; i < 64 && p != nullptr; ++i, p = p->bound)
     if (p == base) return true;
-  return false;
-}
-bool pipeline_caches(const Chain& c) {
-  for (const Step& s : c.pipeline())
-    if (s.link->is_call && (s.link->name == "cache" || s.link->name == "persist" || s.link->name == "checkpoint" ||
-                            s.link->name == "localCheckpoint"))
-      return true;
   return false;
 }
 
@@ -513,6 +516,7 @@ void Analyzer::visit(Node n, int depth) {
     // not say. Of two that both extend what the name held before (a join in the `if` body, a plain
     // column in the `else`), the one that shuffles, as what a use of the name may recompute (its cost
     // is what the rules ask); else the last branch's. A cached value stays what it is.
+    if (merged.empty()) return;
     std::map<std::string, const Chain*, std::less<>> last, shuffling;
     for (const auto& [name, chain] : merged) {
       last[name] = chain;
