@@ -29,7 +29,11 @@ collection (`self.cached.append(df)`, `.extend([a, b])`) that a loop releases (`
 d.unpersist()`). A `persist(...)` whose argument is not a `StorageLevel` (`persist(level=...)`,
 `persist(PersistenceLevel.READER)`) is another library's method and is not read as a cache.
 Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
-as binding `x`.
+as binding `x`, and `x = df.cache()` is released by `df.unpersist()` too (cache() returns the
+DataFrame it is called on). Nor is a cache that nothing computes: Spark caches lazily, and when no
+action, call, view, return or other use reads the cached DataFrame or what is made from it (its only
+use left commented out, `# df.display()`), the cache holds nothing. Spark caches a plan, not a name:
+an action on anything made from the cached value, before or after the cache, fills it.
 
 Nor is a cache that costs nothing later: nothing runs after the cached DataFrame's last use
 before the application ends. An action on a DataFrame made from the cached one (a join with it, a
@@ -159,6 +163,108 @@ bool reads_cache(const pyspark::Chain* c, const pyspark::Chain* cached, std::set
     for (const auto& a : l.args)
       if (reads_cache(a.value.chain(), cached, seen, avoid)) return true;
   return false;
+}
+
+// Whether the DataFrame that `name` holds from chain `c` on may be computed: a later mention of the
+// name (outside comments, in the rest of the file, or of the function around `c`) that is not a
+// transformation of it bound to another name that is itself never computed. Spark caches lazily: a
+// cache that nothing computes holds nothing (a display left commented out).
+bool may_compute(const pyspark::SourceModel& m, const pyspark::Chain& c, std::string_view name, int depth = 0) {
+  // Computed right there (`df.cache().count()`), or in a loop, whose next turn reads what comes before.
+  if (depth > 6 || name.empty() || name.find('.') != std::string_view::npos || runs_action(c) || c.in_loop) return true;
+  // Spark caches a plan, whatever name holds it: a cache of a named value (`x = df.cache()`,
+  // `df.cache()`) is filled by any later action whose plan holds that value, also one made from it
+  // before the cache (`agg = df.groupBy(...)`, `df.cache()`, `agg.display()`).
+  if (depth == 0 && c.bound != nullptr)
+    for (const auto& d : m.chains) {
+      std::set<const pyspark::Chain*> seen;
+      if (&d == &c || &d == c.bound || !reads_cache(&d, c.bound, seen)) continue;
+      const bool nothing = d.assigned_to.empty() && std::all_of(d.links.begin(), d.links.end(), [](const auto& l) {
+                             return l.is_call && (is_cache(l) || l.name == "unpersist");
+                           });
+      if (!nothing || (d.links.empty() && !d.whole_statement)) return true;
+    }
+  {  // `return df.cache()`: handed to the caller
+    const std::string_view text = m.cell(c.cell).text;
+    const std::size_t at = std::min<std::size_t>(c.pos.start_byte, text.size());
+    const std::size_t line = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+    const std::string_view before = text.substr(line == std::string_view::npos ? 0 : line + 1,
+                                                at - (line == std::string_view::npos ? 0 : line + 1));
+    if (before.find("return") != std::string_view::npos || before.find("yield") != std::string_view::npos) return true;
+  }
+  std::size_t until = std::string_view::npos;
+  if (!c.function.empty()) {
+    const pyspark::FunctionInfo* f = m.function(c.function);
+    if (f != nullptr)
+      for (const pyspark::Chain* r : f->returns) {  // what the function returns is made from it
+        std::set<const pyspark::Chain*> seen;
+        if (reads_cache(r, &c, seen)) return true;
+      }
+    const std::string_view text = m.cell(c.cell).text;
+    if (f == nullptr || f->body.size() >= std::size_t{16} * 1024 || f->body.data() < text.data() ||
+        f->body.data() + f->body.size() > text.data() + text.size())
+      return true;
+    until = static_cast<std::size_t>(f->body.data() + f->body.size() - text.data());
+  }
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; };
+  bool mentioned = false;  // a module-level name never mentioned again may be what another module or
+                           // notebook (`%run` of this one) imports: its users are elsewhere
+  for (const auto& cell : m.file->cells) {
+    if (cell.number < c.cell || (!c.function.empty() && cell.number != c.cell)) continue;
+    if (cell.language != pyspark::CellLanguage::python) continue;
+    const std::string_view text = cell.text;
+    const std::size_t end = std::min(until, text.size());
+    for (std::size_t at = text.find(name, cell.number == c.cell ? c.pos.end_byte : 0); at < end;
+         at = text.find(name, at + 1)) {
+      const std::size_t after = at + name.size();
+      if ((at > 0 && (word(text[at - 1]) || text[at - 1] == '.')) || (after < text.size() && word(text[after])))
+        continue;
+      const std::size_t line = text.rfind('\n', at);
+      const std::string_view before = text.substr(line == std::string_view::npos ? 0 : line + 1,
+                                                  at - (line == std::string_view::npos ? 0 : line + 1));
+      mentioned = true;  // (a use commented out is a mention: the file is where it was used)
+      if (before.find('#') != std::string_view::npos) continue;  // in a comment
+      if (before.find("return") != std::string_view::npos || before.find("yield") != std::string_view::npos)
+        return true;  // handed to the caller
+      // `name = ...`: bound again (what is on the right is read where it is mentioned).
+      std::size_t k = after;
+      while (k < text.size() && text[k] == ' ') ++k;
+      if (k + 1 < text.size() && text[k] == '=' && text[k + 1] != '=') continue;
+      // A bare `name` as a statement computes nothing (a notebook shows the DataFrame's schema).
+      // (Not an item of a list or call going on from the line before: `[a,\n b\n]`.)
+      std::size_t prev = line == std::string_view::npos ? std::string_view::npos : line;
+      while (prev != std::string_view::npos && prev > 0 &&
+             std::isspace(static_cast<unsigned char>(text[prev - 1])) != 0)
+        --prev;
+      const bool continues = prev != std::string_view::npos && prev > 0 &&
+                             std::string_view(",([{\\=+-*/&|").find(text[prev - 1]) != std::string_view::npos;
+      if (!continues && before.find_first_not_of(" \t") == std::string_view::npos &&
+          (k >= text.size() || text[k] == '\n' || text[k] == '#' || text[k] == ';'))
+        continue;
+      const pyspark::Chain* d = nullptr;
+      for (const auto& x : m.chains)
+        if (x.cell == cell.number && !x.root_is_call && x.root == name && x.root_expr.pos.start_byte == at) {
+          d = &x;
+          break;
+        }
+      if (d == nullptr || runs_action(*d) || !d->is_dataframe || d->links.empty()) return true;
+      bool only_caching = true;
+      for (const auto& l : d->links) {
+        if (!l.is_call || (!is_cache(l) && l.name != "unpersist")) only_caching = false;
+        if (l.is_call && (l.name == "createOrReplaceTempView" || l.name == "createTempView" ||
+                          l.name == "createOrReplaceGlobalTempView" || l.name == "registerTempTable" ||
+                          l.name == "checkpoint" || l.name == "localCheckpoint"))
+          return true;
+      }
+      if (d->assigned_to.empty()) {
+        if (only_caching) continue;  // `name.unpersist()`, `name.cache()`: no job
+        return true;
+      }
+      if (d->assigned_to == name) continue;  // `name = name.select(...)`: its later mentions are read here
+      if (may_compute(m, *d, d->assigned_to.view(), depth + 1)) return true;
+    }
+  }
+  return !mentioned && c.function.empty();
 }
 
 // Whether `function` (module level: "") makes Spark compute after statement `after` and before
@@ -413,6 +519,10 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     std::string name =
         !c.assigned_to.empty() ? std::string(c.assigned_to) : (own_links == 1 ? std::string(c.root) : std::string());
     if (name.empty() || released.count(name) != 0 || cleared_later(c)) continue;
+    // `b = a.cache()`: cache() returns the DataFrame it is called on, so `a.unpersist()` releases it.
+    if (!c.assigned_to.empty() && !c.root_is_call && own_links == 1 && c.links.size() == 1 &&
+        released.count(std::string(c.root.view())) != 0)
+      continue;
     // cache() of what is cached already is the same cache (reported where it was first made).
     if (own_links == 1 && c.bound != nullptr && !c.bound->links.empty() && is_cache(c.bound->links.back())) continue;
     // A test's cache holds its fixture's few rows until the test session ends.
@@ -423,6 +533,11 @@ void check_cache_without_unpersist(SourceContext& ctx) {
     // cache stays while the next turns run.)
     // `name.cache()` as a statement caches the DataFrame `name` holds: what reads it reads the cache.
     const pyspark::Chain* cached = c.assigned_to.empty() && own_links == 1 && c.bound != nullptr ? c.bound : &c;
+    // Spark caches lazily: a cache that no action computes holds nothing (what reads the cache is
+    // never run: a display left commented out).
+    if (cached->is_dataframe && !cached->is_rdd && (last.args.empty() || last.name == "persist") &&
+        (!c.assigned_to.empty() || c.bound != nullptr) && !may_compute(m, c, name))
+      continue;
     // A later cache in the same function made from this one: once that one is filled, this one could go.
     auto superseded = [&] {
       return std::any_of(m.chains.begin(), m.chains.end(), [&](const pyspark::Chain& d) {
