@@ -30,7 +30,9 @@ d.unpersist()`). A `persist(...)` whose argument is not a `StorageLevel` (`persi
 `persist(PersistenceLevel.READER)`) is another library's method and is not read as a cache.
 Small data (a `limit(n)`, literal rows, driver-side data) is not reported; `x = (df.cache())` counts
 as binding `x`, and `x = df.cache()` is released by `df.unpersist()` too (cache() returns the
-DataFrame it is called on). Nor is a cache that nothing computes: Spark caches lazily, and when no
+DataFrame it is called on).
+
+Nor is a cache that nothing computes reported: Spark caches lazily, and when no
 action, call, view, return or other use reads the cached DataFrame or what is made from it (its only
 use left commented out, `# df.display()`), the cache holds nothing. Spark caches a plan, not a name:
 an action on anything made from the cached value, before or after the cache, fills it.
