@@ -38,7 +38,7 @@ folders, assertion helpers named `assert*`), which runs on fixtures, and
   collects whatever its callers give it). Never a warning: whether the rows fit in the driver is
   their number, which the code does not show.
 - **Nothing** for one table or query read whole, or a lookup by key (`filter(F.col("id") == x)`,
-  `WHERE k = 'v'`): the author named what is read and collects it on purpose (lookup tables, code
+  `WHERE k = 'v'`; also of a parameter or of what a helper read): the author named what is read and collects it on purpose (lookup tables, code
   lists and configuration are read whole); nor in a notebook, unless the code shows a join, union or
   explode of a read: a notebook's cells are run by a person who sees what each returns.
 

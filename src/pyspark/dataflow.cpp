@@ -669,7 +669,9 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
       continue;
     }
     if (n == "filter" || n == "where") {
-      if (fact.rows == Rows::large && key_filter(l)) fact = {Rows::unknown, "a lookup", false, true};  // not a scan
+      // A lookup, not a scan: also of rows whose source is not in sight (a parameter, a helper's read).
+      if ((fact.rows == Rows::large || (fact.rows == Rows::unknown && !fact.multiplied)) && key_filter(l))
+        fact = {Rows::unknown, "a lookup", false, true};
       continue;
     }
     // `rdd.glom().map(len)`: a value per partition (as many as partitions, not rows).
