@@ -22,7 +22,7 @@ reads the rows of the DataFrame behind it):
   `groupBy`, `select(F.min(...))`, an expression over Spark's aggregates (`(F.sum(c) / n).alias(c)`,
   also a list of them, or a name bound to one in the cell), `selectExpr("sum(x)")`, `SELECT count(*)
   FROM t`, also formatted with `.format()` or `%`; Python's own `sum(cols)` adds columns row by row), `limit(n)`, data
-  built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (`SHOW`,
+  built on the driver (`createDataFrame([...])`, `spark.range(10)`), a metadata query (a Delta table's `detail()`, `SHOW`,
   `DESCRIBE`, `SELECT current_user()`, a query of `information_schema`), a `sample` of 5 % or less, a value per
   partition (`df.rdd.glom().map(len)`), a grouped aggregate, `distinct()` or `dropDuplicates()` of selected columns (one row per
   key, bounded by what the author knows of the keys; a `dropDuplicates(["id"])` of whole rows keeps

@@ -236,6 +236,8 @@ RowsFact origin_rows(const Link* first) {
     return {Rows::large, "a read of a table or files"};
   // DeltaTable.forPath(spark, p).history(): a row per commit of the table.
   if (first->name == "history" && first->is_call) return {Rows::few, "a Delta table's commit history"};
+  // DeltaTable.forName(spark, t).detail(): one row of the table's metadata.
+  if (first->name == "detail" && first->is_call && first->args.empty()) return {Rows::one, "a Delta table's detail"};
   return {};
 }
 
@@ -487,8 +489,8 @@ RowsFact rows_at(const SourceModel& m, const std::vector<Step>& pipeline, std::s
   bool read = false;
   // Where the data comes from: the first reader of the pipeline (what comes before it is a session
   // or a builder: spark, SparkSession.builder...getOrCreate(), spark.sparkContext).
-  static const util::NameSet readers{"createDataFrame", "parallelize", "range", "sql",    "table", "read",
-                                     "readStream",      "textFile",    "load",  "history"};
+  static const util::NameSet readers{"createDataFrame", "parallelize", "range", "sql",     "table", "read",
+                                     "readStream",      "textFile",    "load",  "history", "detail"};
   for (std::size_t k = 0; k < pipeline.size() && k < index; ++k) {
     if (readers.count(pipeline[k].link->name) == 0) continue;
     fact = origin_rows(pipeline[k].link);

@@ -144,6 +144,19 @@ RowsFact sql_rows(const std::string& sql) {
   // The catalog's own tables (`information_schema.tables`, `system.information_schema.columns`): a row
   // per table, column or tag: metadata.
   if (l.find("information_schema.") != std::string::npos) return {Rows::few, "a query of information_schema"};
+  // `SELECT EXISTS (SELECT ... FROM t WHERE ...)`: one row, a yes or no, when the FROM is the subquery's.
+  for (std::string_view head : {"select exists", "select not exists"})
+    if (l.rfind(head, 0) == 0) {
+      std::size_t open = l.find_first_not_of(' ', head.size());
+      if (open == std::string::npos || l[open] != '(') break;
+      int depth = 0;
+      std::size_t close = open;
+      for (; close < l.size(); ++close) {
+        depth += l[close] == '(' ? 1 : l[close] == ')' ? -1 : 0;
+        if (depth == 0) break;
+      }
+      if (close < l.size() && l.find(" from ", close) == std::string::npos) return {Rows::one, "an EXISTS query"};
+    }
   bool grouped = l.find(" group by ") != std::string::npos;
   if (l.find(" from ") == std::string::npos && w == "select") return {Rows::one, "a SELECT without FROM"};
   // ... LIMIT n at the end of the statement (not inside a subquery): at most n rows.
