@@ -30,7 +30,7 @@ extern const RuleInfo kRecomputedLineage{"SPK503",
                                          FixAvailability::sometimes,
                                          Impact::high,
                                          R"md(## What it does
-Follows each named DataFrame (also one kept in a dict: `dfs[key] = ...`) to the actions that run it: `count()`, `collect()`, `toPandas()`,
+Follows each named DataFrame to the actions that run it: `count()`, `collect()`, `toPandas()`,
 `first()` / `take()` / `head()` / `show()` / `display()` (only when the lineage shuffles: otherwise
 they read a few rows), `foreach`, and writes (`.write...save()`, `saveAsTable`, `insertInto`,
 `writeTo...`, a Foundry transform's `output.write_dataframe(df)`), also through a temporary view (`spark.sql("... FROM v")` of
@@ -107,8 +107,7 @@ print(f"wrote {spark.table('orders_enriched').count()} rows")
 Unsafe, for a lineage with a shuffle or a UDF computed in full twice, assigned in the same block as its last use: the fix appends
 `.cache()` to its definition and adds `name.unpersist()` after the last action that reads it (only
 the cache when a `name.unpersist()` already follows that action in the block). Display-only where
-that would change what the code does: a DataFrame kept in a dict (`dfs[key]`, whose key may name
-another entry by then), the name is bound to another value before the last use (the
+that would change what the code does: the name is bound to another value before the last use (the
 unpersist would release the other one), the function returns or yields the DataFrame after it (the
 caller would get a released cache), or the code unpersists it before its last use.
 Caching costs executor memory (and spills to disk when it does not fit), and it changes what a
@@ -1099,11 +1098,6 @@ void check_recomputed_lineage(SourceContext& ctx) {
     // goes, the function does not hand the DataFrame on after it, and c is unpersisted once, after its
     // last use (an unpersist already there, in the block after the last action, is kept and not repeated).
     bool applied = same_block && shuffles && !advice;  // advice is not applied by --fix
-    // A DataFrame kept in a dict (`dfs[key]`): the fix is shown, not applied (the key may name
-    // another entry by the time of the unpersist).
-    applied = applied && std::all_of(c.assigned_to.view().begin(), c.assigned_to.view().end(), [](char ch) {
-                return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '.';
-              });
     Releases released;
     if (applied) {
       if (!unpersists) {

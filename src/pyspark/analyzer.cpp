@@ -335,8 +335,8 @@ void Analyzer::handle_assignment(Node n, int depth) {
       const_cast<Chain*>(chain)->assigned_to = m_.keep_name(view(left));
       bind(name, chain);
       note_udf_binding(name, *chain);
-    } else if ((is<"identifier">(right) || is<"subscript">(right)) && bindings_.count(text(right)) != 0) {
-      bind(name, bindings_.at(text(right)));  // `b = a`, `df = dfs[name]`: the same DataFrame
+    } else if (is<"identifier">(right) && bindings_.count(text(right)) != 0) {
+      bind(name, bindings_.at(text(right)));
     } else {
       bind(name, nullptr);
       // `acc = new if acc is None else acc.union(new)`: each branch's chain is what `name` may hold.
@@ -371,15 +371,6 @@ void Analyzer::handle_assignment(Node n, int depth) {
       self_bindings_[name] = chain;
     } else {
       self_bindings_.erase(name);
-    }
-  } else if (is<"subscript">(left) && is<"identifier">(field<"value">(left))) {
-    // `dfs[name] = spark.table(...)...` (a DataFrame kept in a dict under a key: a literal or a
-    // name): what `dfs[name]` reads afterwards, written the same way.
-    const Node key = field<"subscript">(left);
-    if (is<"string">(key) || is<"identifier">(key) || is<"integer">(key)) {
-      const std::string name = text(left);
-      if (chain != nullptr) const_cast<Chain*>(chain)->assigned_to = m_.keep_name(view(left));
-      bind(name, chain);
     }
   }
 }
