@@ -34,7 +34,8 @@ condition, a join condition with no column equality between the sides (only `<`/
 literal, `F.lit(True)`), and `rdd.cartesian(other)`. A condition Spark can hash on (`a.k == b.k`
 AND-ed with anything, `eqNullSafe`, key names) is fine; a condition held in a variable is not
 judged. Not reported when both sides are tiny by construction (literal rows, `spark.range(small)`,
-`limit(n)`) or one side is a single row (a global aggregate); RDD `join` is a key join, and pandas'
+`limit(n)`) or one side is a single row (a global aggregate, a query without FROM, also behind a view
+a `%sql` cell creates: `CREATE TEMP VIEW v AS SELECT current_date() AS d`); RDD `join` is a key join, and pandas'
 or polars' `join` (`left_on=`, `right_on=`, `lsuffix=`, `suffix=`) is not Spark. When only one side is tiny by construction it is an `info`: each row of the other
 side is repeated that many times, which is often the point (a row per scenario). A warning needs
 both sides to show volume in the source (reads of tables or files that nothing aggregates, limits or

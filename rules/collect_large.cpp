@@ -16,7 +16,7 @@ Finds `collect()`, `toPandas()` and `rdd.collect()` (also as the iterable of a `
 DataFrame, and says how sure it is by what the code shows of the rows (the DataFrame is followed
 through names, helper functions that return one, parameters of functions called with one, and
 temporary views: `spark.sql("SELECT ... FROM v")` or `spark.table("v")` of a view the file registered
-reads the rows of the DataFrame behind it):
+reads the rows of the DataFrame behind it, or of the query behind a view a `%sql` cell creates):
 
 - **Nothing** when the rows are few by construction: a global aggregate (`agg(...)` without
   `groupBy`, `select(F.min(...))`, an expression over Spark's aggregates (`(F.sum(c) / n).alias(c)`,

@@ -265,8 +265,33 @@ std::optional<RowsFact> returned_rows(const SourceModel& m, const Chain& origin,
 
 // The rows of a temporary view that `at` reads by name (`spark.sql("SELECT ... FROM v")`,
 // `spark.table("v")`), registered before it in the file: the rows of the DataFrame behind the view.
+// The rows of view `name` (lower case) that a `%sql` cell before `reader` creates (`CREATE [OR
+// REPLACE] [GLOBAL] TEMP[ORARY] VIEW name AS <query>`): its query's, when the query says.
+std::optional<RowsFact> sql_cell_view_rows(const SourceModel& m, std::string_view name, const Chain* reader) {
+  std::optional<RowsFact> out;
+  for (const auto& cell : m.file->cells) {
+    if (cell.language != CellLanguage::sql || (reader != nullptr && cell.number >= reader->cell)) continue;
+    const std::string text = lower(cell.text);
+    for (std::size_t at = text.find("view"); at != std::string::npos; at = text.find("view", at + 4)) {
+      // `... view <name> as` after `create` earlier in the statement
+      const std::size_t statement = text.rfind(';', at);
+      const std::size_t create = text.rfind("create", at);
+      if (create == std::string::npos || (statement != std::string::npos && create < statement)) continue;
+      std::size_t k = text.find_first_not_of(" \t\r\n", at + 4);
+      if (k == std::string::npos || text.compare(k, name.size(), name) != 0) continue;
+      k = text.find_first_not_of(" \t\r\n", k + name.size());
+      if (k == std::string::npos || text.compare(k, 2, "as") != 0) continue;
+      const std::size_t end = text.find(';', k);
+      const std::string query = text.substr(k + 2, end == std::string::npos ? std::string::npos : end - k - 2);
+      const RowsFact r = sql_rows(query);
+      out = r.rows == Rows::unknown ? std::nullopt : std::optional<RowsFact>(r);
+    }
+  }
+  return out;
+}
+
 std::optional<RowsFact> view_rows(const SourceModel& m, const Step& at, int depth) {
-  if (depth >= 4 || m.temp_views.empty() || at.link == nullptr || !at.link->is_call) return std::nullopt;
+  if (depth >= 4 || at.link == nullptr || !at.link->is_call) return std::nullopt;
   std::string name;
   if (at.link->name == "sql") {
     const Arg* q = at.link->arg(0, "sqlQuery");
@@ -276,8 +301,8 @@ std::optional<RowsFact> view_rows(const SourceModel& m, const Step& at, int dept
     if (t != nullptr && t->value.string_value()) name = lower(*t->value.string_value());
   }
   if (name.empty()) return std::nullopt;
-  const Chain* view = registered_view(m, name, at.chain);
-  if (view == nullptr) return std::nullopt;
+  const Chain* view = m.temp_views.empty() ? nullptr : registered_view(m, name, at.chain);
+  if (view == nullptr) return sql_cell_view_rows(m, name, at.chain);
   auto pipeline = view->pipeline();
   if (pipeline.empty()) return std::nullopt;
   return rows_at(m, pipeline, pipeline.size() - 1, depth + 1);
