@@ -131,10 +131,6 @@ std::optional<std::string> without_equals_fill(std::string_view text) {
   return out;
 }
 
-// Whether a cell's text names something of Spark: the session, a read or write, SQL, DataFrame
-// methods that run or shape a query, UDFs, RDDs, display(). Comments and strings do not count (`# if
-// you use spark`, a path), nor "spark" inside a word (`spark3`, a shell command's argument): the
-// session as a name (`spark.`, `spark)`), `spark_df`, `pyspark`, `SparkSession` do.
 // The value's pipeline (its links and those of the values it was made from, through the names it
 // was bound from) has a link that shuffles / caches.
 template <typename Pred>
@@ -142,15 +138,13 @@ bool pipeline_has(const Chain& c, Pred&& pred) {
   const Chain* p = &c;
   for (int i = 0; i < 64 && p != nullptr; ++i, p = p->bound)
     for (const auto& l : p->links)
-      if (l.is_call && pred(l.name.view())) return true;
+      if (pred(l)) return true;
   return false;
 }
-bool pipeline_shuffles(const Chain& c) { return pipeline_has(c, plans_shuffle); }
-bool pipeline_caches(const Chain& c) {
-  return pipeline_has(c, [](std::string_view n) {
-    return n == "cache" || n == "persist" || n == "checkpoint" || n == "localCheckpoint";
-  });
+bool pipeline_shuffles(const Chain& c) {
+  return pipeline_has(c, [](const Link& l) { return l.is_call && plans_shuffle(l.name.view()); });
 }
+bool pipeline_caches(const Chain& c) { return pipeline_has(c, caches_link); }
 bool derives_from(const Chain& c, const Chain* base) {
   const Chain* p = &c;
   for (int i = 0; i < 64 && p != nullptr; ++i, p = p->bound)
@@ -158,6 +152,10 @@ bool derives_from(const Chain& c, const Chain* base) {
   return false;
 }
 
+// Whether a cell's text names something of Spark: the session, a read or write, SQL, DataFrame
+// methods that run or shape a query, UDFs, RDDs, display(). Comments and strings do not count (`# if
+// you use spark`, a path), nor "spark" inside a word (`spark3`, a shell command's argument): the
+// session as a name (`spark.`, `spark)`), `spark_df`, `pyspark`, `SparkSession` do.
 bool mentions_spark(std::string_view text) {
   static constexpr std::string_view kWords[] = {"spark.",     "spark,",
                                                 "spark)",     "spark_",
