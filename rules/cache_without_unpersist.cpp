@@ -23,7 +23,8 @@ extern const RuleInfo kCacheWithoutUnpersist{"SPK502",
                                              R"md(## What it does
 Finds `.cache()` / `.persist(...)` on a DataFrame bound to a name that is never passed to
 `.unpersist()` in the same file or notebook (nor released by a `spark.catalog.clearCache()` or SQL
-`CLEAR CACHE` after it; one in a function releases the caches made in functions). Released
+`CLEAR CACHE` after it; one in a function releases the caches made in functions, and those made at
+module level before a module-level call of that function). Released
 also counts: a call of a helper named for it (`unpersist_if_exists(df)`), and a DataFrame added to a
 collection (`self.cached.append(df)`, `.extend([a, b])`) that a loop releases (`for d in self.cached:
 d.unpersist()`). A `persist(...)` whose argument is not a `StorageLevel` (`persist(level=...)`,
@@ -438,6 +439,7 @@ void check_cache_without_unpersist(SourceContext& ctx) {
   // made in functions.
   std::vector<std::pair<int, std::uint32_t>> clears;
   bool cleared_in_function = false;
+  std::set<std::string_view, std::less<>> clearing_functions;  // functions of the file that clear it
   // A helper that says it releases its argument (`unpersist_if_exists(df)`, `uncache(df)`).
   auto releasing_call = [](const pyspark::Chain& c) {
     return c.root_is_call && c.links.empty() &&
@@ -453,8 +455,10 @@ void check_cache_without_unpersist(SourceContext& ctx) {
       if (l.name == "clearCache" || (l.name == "sql" && !l.args.empty() && clears_cache(l.args[0].value.text()))) {
         if (c.function.empty())
           clears.emplace_back(c.cell, c.pos.start_byte);
-        else
+        else {
           cleared_in_function = true;
+          clearing_functions.emplace(c.function.view());
+        }
       }
     }
     if (releasing_call(c))
@@ -479,6 +483,12 @@ void check_cache_without_unpersist(SourceContext& ctx) {
         if (released_collections.count(collection) == 0) continue;
         for (const auto& name : names_in(l.args[0].value.text())) released.emplace(name);
       }
+  // A module-level call of a function of the file that clears the cache (`run()` whose `finally:`
+  // calls `spark.catalog.clearCache()`) clears it there.
+  if (!clearing_functions.empty())
+    for (const auto& c : m.chains)
+      if (c.function.empty() && c.root_is_call && clearing_functions.count(c.root.view()) != 0)
+        clears.emplace_back(c.cell, c.pos.start_byte);
   // A `%sql CLEAR CACHE` cell of a notebook.
   for (const auto& cell : m.file->cells)
     if (cell.language == pyspark::CellLanguage::sql && clears_cache(cell.text)) clears.emplace_back(cell.number, 0);
