@@ -29,7 +29,8 @@ that nothing aggregates, limits or filters to a key, rows whose number is not in
 parameter, a lookup), an `assert` expecting rows, a cached DataFrame, or a whole table or Parquet /
 ORC / Delta read with nothing but projections on the way (its count comes from file metadata).
 Nothing for rows few by construction (`SHOW ...`, literal rows, a Delta table's `history()`, what a
-helper returns when every return is rows built on the driver: `createDataFrame(results)` of a list,
+helper returns when every return is rows built on the driver, also through a parameter every call
+fills with it: `createDataFrame(results)` of a list,
 not of an RDD), in test code, or in an `assert`
 expecting no rows (`assert df.count() == 0`: where it passes, `isEmpty()` reads every row as well).
 

@@ -475,6 +475,7 @@ RowsFact chain_rows(const SourceModel& m, const Chain& chain, int depth) {
   std::size_t offset = 0;
   if (auto joined = through_helper(m, *chain.origin(), offset)) return rows_at(m, *joined, offset, depth + 1);
   if (auto p = parameter_rows(m, *chain.origin(), depth)) return *p;
+  if (auto r = returned_rows(m, *chain.origin(), depth)) return *r;  // `x = load(spark)`, then `f(x)`
   return {};
 }
 
