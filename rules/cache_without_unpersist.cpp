@@ -168,6 +168,18 @@ bool reads_cache(const pyspark::Chain* c, const pyspark::Chain* cached, std::set
   return false;
 }
 
+// The text of its line before byte `at`.
+std::string_view line_before(std::string_view text, std::size_t at) {
+  at = std::min(at, text.size());
+  const std::size_t line = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  const std::size_t start = line == std::string_view::npos ? 0 : line + 1;
+  return text.substr(start, at - start);
+}
+// A line that hands what follows to the caller: `return ...`, `yield ...`.
+bool hands_back(std::string_view before) {
+  return before.find("return") != std::string_view::npos || before.find("yield") != std::string_view::npos;
+}
+
 // Whether the DataFrame that `name` holds from chain `c` on may be computed: a later mention of the
 // name (outside comments, in the rest of the file, or of the function around `c`) that is not a
 // transformation of it bound to another name that is itself never computed. Spark caches lazily: a
@@ -187,14 +199,8 @@ bool may_compute(const pyspark::SourceModel& m, const pyspark::Chain& c, std::st
                            });
       if (!nothing || (d.links.empty() && !d.whole_statement)) return true;
     }
-  {  // `return df.cache()`: handed to the caller
-    const std::string_view text = m.cell(c.cell).text;
-    const std::size_t at = std::min<std::size_t>(c.pos.start_byte, text.size());
-    const std::size_t line = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
-    const std::string_view before = text.substr(line == std::string_view::npos ? 0 : line + 1,
-                                                at - (line == std::string_view::npos ? 0 : line + 1));
-    if (before.find("return") != std::string_view::npos || before.find("yield") != std::string_view::npos) return true;
-  }
+  // `return df.cache()`: handed to the caller
+  if (hands_back(line_before(m.cell(c.cell).text, c.pos.start_byte))) return true;
   std::size_t until = std::string_view::npos;
   if (!c.function.empty()) {
     const pyspark::FunctionInfo* f = m.function(c.function);
@@ -222,20 +228,18 @@ bool may_compute(const pyspark::SourceModel& m, const pyspark::Chain& c, std::st
       const std::size_t after = at + name.size();
       if ((at > 0 && (word(text[at - 1]) || text[at - 1] == '.')) || (after < text.size() && word(text[after])))
         continue;
-      const std::size_t line = text.rfind('\n', at);
-      const std::string_view before = text.substr(line == std::string_view::npos ? 0 : line + 1,
-                                                  at - (line == std::string_view::npos ? 0 : line + 1));
+      const std::string_view before = line_before(text, at);
       mentioned = true;  // (a use commented out is a mention: the file is where it was used)
       if (before.find('#') != std::string_view::npos) continue;  // in a comment
-      if (before.find("return") != std::string_view::npos || before.find("yield") != std::string_view::npos)
-        return true;  // handed to the caller
+      if (hands_back(before)) return true;                       // handed to the caller
       // `name = ...`: bound again (what is on the right is read where it is mentioned).
       std::size_t k = after;
       while (k < text.size() && text[k] == ' ') ++k;
       if (k + 1 < text.size() && text[k] == '=' && text[k + 1] != '=') continue;
       // A bare `name` as a statement computes nothing (a notebook shows the DataFrame's schema).
       // (Not an item of a list or call going on from the line before: `[a,\n b\n]`.)
-      std::size_t prev = line == std::string_view::npos ? std::string_view::npos : line;
+      const std::size_t line_start = at - before.size();
+      std::size_t prev = line_start == 0 ? std::string_view::npos : line_start - 1;
       while (prev != std::string_view::npos && prev > 0 &&
              std::isspace(static_cast<unsigned char>(text[prev - 1])) != 0)
         --prev;
