@@ -46,7 +46,10 @@ them). Not reported on rows few by
 construction (`spark.range(100)`, literal rows), nor in a statement that only prints its plan
 (`....explain()` runs nothing). And, as an `info`, a global sort (`orderBy`, `sort`)
 straight before a `repartition` that loses its order (a sort under a join or an aggregate is removed
-by Spark's optimizer and is not reported).
+by Spark's optimizer and is not reported). A warning where a second shuffle follows (keys that
+differ, round robin); where the repartition's keys already satisfy the aggregate (`repartition("k")`
+before `groupBy("k")` or `distinct()`), Spark shuffles once but moves every row instead of partial
+aggregates, which costs as far as rows share a key: an `info`, as the code does not show that.
 
 ## Why is this bad?
 A shuffle writes every row to disk and sends it over the network. When the next operator needs a
@@ -234,6 +237,30 @@ bool costs_to_run(const pyspark::SourceModel& m, const std::vector<pyspark::Step
   return pyspark::volume_of(pyspark::rows_before(m, pipeline, first).rows) != pyspark::Volume::small;
 }
 
+// Whether the columns `keys` come out of `link` as they went in: a projection keeps them only when
+// it names each of them, `drop` when it names none; a rename or a positional `toDF` may not.
+bool keeps_columns(const pyspark::Link& link, const std::vector<std::string>& keys) {
+  const std::string_view m = link.name.view();
+  auto names = [&] {
+    std::vector<std::string> out;
+    for (const auto& a : link.args)
+      for (const auto& c : a.value.column_names()) out.emplace_back(c);
+    return out;
+  };
+  auto named = [](const std::vector<std::string>& in, const std::string& k) {
+    return std::find(in.begin(), in.end(), k) != in.end();
+  };
+  if (m == "select") {
+    const auto in = names();
+    return std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return named(in, k); });
+  }
+  if (m == "drop") {
+    const auto in = names();
+    return std::none_of(keys.begin(), keys.end(), [&](const std::string& k) { return named(in, k); });
+  }
+  return m != "selectExpr" && m != "toDF" && m != "withColumnRenamed" && m != "withColumnsRenamed";
+}
+
 }  // namespace
 
 void check_redundant_shuffle_source(SourceContext& ctx) {
@@ -242,79 +269,96 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
     return l.name == "groupBy" || l.name == "groupby" || l.name == "join" || l.name == "distinct" ||
            l.name == "dropDuplicates";
   };
-  for (const auto& chain : ctx.model().chains) {
-    if (!chain.is_dataframe) continue;
-    if (!has_own_link(chain, shuffles)) continue;
-    auto pipeline = chain.pipeline();
-    std::size_t own_start = pipeline.size() - chain.links.size();
-    for (std::size_t i = own_start; i < pipeline.size(); ++i) {
-      const pyspark::Link& second = *pipeline[i].link;
-      if (!shuffles(second)) continue;
-      const std::string m(second.name);
-      bool all_columns = m == "distinct" || (m == "dropDuplicates" && second.args.empty());
-      const pyspark::Step* first = previous_step(pipeline, i);
-      if (first == nullptr || first->link->name != "repartition") continue;
-      if (!costs_to_run(ctx.model(), pipeline, static_cast<std::size_t>(first - pipeline.data()), i)) continue;
-      // A generator between them (`explode`, `stack`, `inline`) multiplies the rows: the repartition
-      // moved fewer rows than the next shuffle would, and is not wasted.
-      bool generates = false;
-      for (std::size_t k = static_cast<std::size_t>(first - pipeline.data()) + 1; k < i && !generates; ++k)
-        for (const auto& a : pipeline[k].link->args) {
-          const std::string_view t = a.value.text();
-          generates = generates || t.find("explode") != std::string_view::npos ||
-                      t.find("stack(") != std::string_view::npos || t.find("inline") != std::string_view::npos;
+  // A repartition that reaches a second shuffle along one pipeline and a satisfied aggregate along
+  // another is reported once, for the second shuffle: those first, then the satisfied ones.
+  for (const bool satisfied_pass : {false, true})
+    for (const auto& chain : ctx.model().chains) {
+      if (!chain.is_dataframe) continue;
+      if (!has_own_link(chain, shuffles)) continue;
+      auto pipeline = chain.pipeline();
+      std::size_t own_start = pipeline.size() - chain.links.size();
+      for (std::size_t i = own_start; i < pipeline.size(); ++i) {
+        const pyspark::Link& second = *pipeline[i].link;
+        if (!shuffles(second)) continue;
+        const std::string m(second.name);
+        bool all_columns = m == "distinct" || (m == "dropDuplicates" && second.args.empty());
+        const pyspark::Step* first = previous_step(pipeline, i);
+        if (first == nullptr || first->link->name != "repartition") continue;
+        if (!costs_to_run(ctx.model(), pipeline, static_cast<std::size_t>(first - pipeline.data()), i)) continue;
+        // A generator between them (`explode`, `stack`, `inline`) multiplies the rows: the repartition
+        // moved fewer rows than the next shuffle would, and is not wasted.
+        bool generates = false;
+        for (std::size_t k = static_cast<std::size_t>(first - pipeline.data()) + 1; k < i && !generates; ++k)
+          for (const auto& a : pipeline[k].link->args) {
+            const std::string_view t = a.value.text();
+            generates = generates || t.find("explode") != std::string_view::npos ||
+                        t.find("stack(") != std::string_view::npos || t.find("inline") != std::string_view::npos;
+          }
+        if (generates) continue;
+        auto keys1 = column_args(*first->link);
+        std::vector<std::string> keys2;
+        if (m == "join") {
+          const pyspark::Arg* on = second.arg(1, "on");
+          if (on == nullptr) continue;
+          keys2.assign(on->value.column_names().begin(), on->value.column_names().end());
+        } else {
+          keys2 = column_args(second);
         }
-      if (generates) continue;
-      auto keys1 = column_args(*first->link);
-      std::vector<std::string> keys2;
-      if (m == "join") {
-        const pyspark::Arg* on = second.arg(1, "on");
-        if (on == nullptr) continue;
-        keys2.assign(on->value.column_names().begin(), on->value.column_names().end());
-      } else {
-        keys2 = column_args(second);
+        std::vector<std::string> shared;
+        for (const auto& k : keys1)
+          if (std::find(keys2.begin(), keys2.end(), k) != keys2.end()) shared.push_back(k);
+        if (shared.empty() && !all_columns) continue;
+        // Hash partitioning on a subset of the keys already satisfies them (every column is a key of
+        // `distinct()`): the next operator does not shuffle again. Before a join that is a deliberate
+        // pre-partitioning (Spark 3 reuses it on both sides); before an aggregate it still moves every
+        // row where partial aggregates would have moved, which costs only as far as rows share a key
+        // within a partition: the code does not show that, so it is an info.
+        bool satisfies =
+            !keys1.empty() && (all_columns || std::all_of(keys1.begin(), keys1.end(), [&](const std::string& k) {
+                                 return std::find(keys2.begin(), keys2.end(), k) != keys2.end();
+                               }));
+        // `distinct()` groups on the columns it sees: a projection in between that leaves out a
+        // repartition key (`select("age").distinct()`) leaves a partitioning that no longer satisfies it.
+        if (satisfies && all_columns)
+          for (std::size_t k = static_cast<std::size_t>(first - pipeline.data()) + 1; k < i && satisfies; ++k)
+            satisfies = keeps_columns(*pipeline[k].link, keys1);
+        if (satisfies && m == "join") continue;
+        // A grouped map (`groupBy(k).applyInPandas(...)`, `.apply(...)`, `.cogroup(...)`) has no partial
+        // aggregate: it moves every row by k anyway, and a repartition by k is the shuffle it reuses.
+        if (satisfies && (m == "groupBy" || m == "groupby") && i + 1 < pipeline.size()) {
+          const std::string_view next = pipeline[i + 1].link->name.view();
+          if (next == "applyInPandas" || next == "apply" || next == "cogroup" || next == "applyInArrow" ||
+              next == "flatMapGroupsInPandas")
+            continue;
+        }
+        if (satisfies != satisfied_pass) continue;
+        if (!reported.insert({first->chain->cell, first->link->name_pos.start_byte}).second) continue;
+        const std::string on = shared.empty() ? quote_names(keys1) : quote_names(shared);
+        std::string message = satisfies
+                                  ? "`repartition` on " + on + " right before `" + m +
+                                        "`, which its partitioning already satisfies: rows are shuffled once, but "
+                                        "every row rather than `" +
+                                        m + "`'s partial aggregates (this costs as far as rows share a key)"
+                                  : "`repartition` is followed by `" + m + "`" +
+                                        (shared.empty() ? "" : " on " + quote_names(shared)) +
+                                        ", which shuffles again: the repartition's shuffle is wasted";
+        auto& d = ctx.report(first->chain->cell, first->link->name_pos, message);
+        if (satisfies) d.severity = Severity::info;
+        const pyspark::Place at = ctx.model().place(pipeline[i].chain->cell, second.name_pos);
+        d.related.push_back(
+            {Location{ctx.model().file->path, at.line, at.column, at.end_line, at.end_column, pipeline[i].chain->cell,
+                      0, 0},
+             satisfies ? "the aggregate that reuses its partitioning" : "the shuffle that replaces it"});
+        bool same_statement = first->chain == pipeline[i].chain;
+        Fix& f = ctx.attach_fix(
+            d, "Remove the redundant `.repartition(...)`", same_statement ? Applicability::safe : Applicability::unsafe,
+            "Drop `." + std::string(first->link->name) + "(...)`: `" + m + "` shuffles by its own keys anyway" +
+                (satisfies ? ", after a partial aggregate." : "."));
+        // Across statements the repartitioned DataFrame may be used elsewhere: only an unsafe fix.
+        SourceContext::add_edit(f, first->chain->cell, first->link->link_pos.start_byte, first->link->link_pos.end_byte,
+                                "");
       }
-      std::vector<std::string> shared;
-      for (const auto& k : keys1)
-        if (std::find(keys2.begin(), keys2.end(), k) != keys2.end()) shared.push_back(k);
-      if (shared.empty() && !all_columns) continue;
-      // Hash partitioning on a subset of the keys already satisfies them: the next operator does not
-      // shuffle again. Before a join that is a deliberate pre-partitioning (Spark 3 reuses it on both
-      // sides); before a groupBy it still moves every row where a partial aggregate would have moved.
-      bool satisfies = !keys1.empty() && std::all_of(keys1.begin(), keys1.end(), [&](const std::string& k) {
-        return std::find(keys2.begin(), keys2.end(), k) != keys2.end();
-      });
-      if (satisfies && m == "join") continue;
-      // A grouped map (`groupBy(k).applyInPandas(...)`, `.apply(...)`, `.cogroup(...)`) has no partial
-      // aggregate: it moves every row by k anyway, and a repartition by k is the shuffle it reuses.
-      if (satisfies && (m == "groupBy" || m == "groupby") && i + 1 < pipeline.size()) {
-        const std::string_view next = pipeline[i + 1].link->name.view();
-        if (next == "applyInPandas" || next == "apply" || next == "cogroup" || next == "applyInArrow" ||
-            next == "flatMapGroupsInPandas")
-          continue;
-      }
-      if (!reported.insert({first->chain->cell, first->link->name_pos.start_byte}).second) continue;
-      std::string message = satisfies && !all_columns
-                                ? "`repartition` on " + quote_names(shared) + " right before `" + m +
-                                      "` on the same key: the repartition moves every row, where `" + m +
-                                      "` alone would shuffle partial aggregates"
-                                : "`repartition` is followed by `" + m + "`" +
-                                      (shared.empty() ? "" : " on " + quote_names(shared)) +
-                                      ", which shuffles again: the repartition's shuffle is wasted";
-      auto& d = ctx.report(first->chain->cell, first->link->name_pos, message);
-      const pyspark::Place at = ctx.model().place(pipeline[i].chain->cell, second.name_pos);
-      d.related.push_back({Location{ctx.model().file->path, at.line, at.column, at.end_line, at.end_column,
-                                    pipeline[i].chain->cell, 0, 0},
-                           "the shuffle that replaces it"});
-      bool same_statement = first->chain == pipeline[i].chain;
-      Fix& f = ctx.attach_fix(
-          d, "Remove the redundant `.repartition(...)`", same_statement ? Applicability::safe : Applicability::unsafe,
-          "Drop `." + std::string(first->link->name) + "(...)`: `" + m + "` shuffles by its own keys anyway.");
-      // Across statements the repartitioned DataFrame may be used elsewhere: only an unsafe fix.
-      SourceContext::add_edit(f, first->chain->cell, first->link->link_pos.start_byte, first->link->link_pos.end_byte,
-                              "");
     }
-  }
   // Right before a step that shuffles by its own keys, nothing in between: a `repartition(n)` without
   // keys (round robin, it serves no key), and a global sort (`orderBy`, `sort`: a range shuffle whose
   // order the next shuffle loses).
