@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the planlint wheel (py3-none-manylinux_<glibc>_x86_64) from a portable build, offline, with
+# Builds the planlint wheel (py3-none-manylinux_<glibc>_<arch>) from a portable build, offline, with
 # Debian's python3-build, python3-wheel and python3-setuptools:
 #   scripts/build-wheel.sh [BUILD_DIR [OUT_DIR]]      (defaults: build, build/dist)
 # The wheel holds bin/planlint as a script (pip puts it on PATH), the libraries of lib/planlint as
@@ -24,8 +24,26 @@ for mod in build wheel setuptools; do
     { echo "build-wheel.sh: python3 module '$mod' missing (apt-get install python3-$mod)" >&2; exit 2; }
 done
 version=$("$binary" --version | awk '{ print $2 }')
-glibc=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
-arch=$(uname -m)
+# The tag says what the binary needs: the glibc its build linked against (glibc-floor.txt, written by
+# CMake), checked against the newest symbol version the binary and its libraries ask for.
+shopt -s nullglob
+needs=$(bash "$root/scripts/glibc-needs.sh" "$binary" "$build"/lib/planlint/*)
+shopt -u nullglob
+glibc=$needs
+if [ -f "$build/glibc-floor.txt" ]; then
+  glibc=$(cat "$build/glibc-floor.txt")
+  if [ -n "$needs" ] && [ "$(printf '%s\n%s\n' "$needs" "$glibc" | sort -t. -k1,1n -k2,2n | tail -n 1)" != "$glibc" ]; then
+    echo "build-wheel.sh: $binary asks for glibc $needs, newer than the $glibc it was linked against" >&2
+    exit 2
+  fi
+fi
+[ -n "$glibc" ] || { echo "build-wheel.sh: cannot tell which glibc $binary needs" >&2; exit 2; }
+# The machine the binary is for (a cross build's is not this one's).
+case $(readelf -h "$binary" | sed -n 's/^ *Machine: *//p') in
+  *X86-64*) arch=x86_64 ;;
+  AArch64) arch=aarch64 ;;
+  *) echo "build-wheel.sh: $binary is for an architecture without a wheel here" >&2; exit 2 ;;
+esac
 platform="manylinux_${glibc%%.*}_${glibc#*.}_${arch}"
 
 stage=$(mktemp -d)
@@ -34,7 +52,10 @@ cp -r "$root/python/." "$stage/"
 rm -rf "$stage/build" "$stage"/*.egg-info "$stage/planlint/__pycache__"
 cp "$root/README.md" "$stage/README.md"
 mkdir -p "$stage/bin" "$stage/lib"
-strip -o "$stage/bin/planlint" "$binary"
+# This machine's strip reads only its own architecture: a cross build's binary needs the cross one.
+strip_tool=strip
+[ "$arch" = "$(uname -m)" ] || strip_tool=$arch-linux-gnu-strip
+"$strip_tool" -o "$stage/bin/planlint" "$binary"
 chmod 0755 "$stage/bin/planlint"
 if [ -d "$build/lib/planlint" ]; then
   find "$build/lib/planlint" -maxdepth 1 -type f -exec cp {} "$stage/lib/" \;

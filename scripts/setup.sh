@@ -43,13 +43,14 @@ debian_sources() {
   (cd "$tmp/files" && apt-get "${opts[@]}" source --download-only -qq "$@" >/dev/null 2>&1) || true
   echo "$tmp/files"
 }
-need_simdjson=0 need_ts=0
+need_simdjson=0 need_ts=0 need_mimalloc=0
 [ -f third_party/simdjson-3.0.1/singleheader/simdjson.cpp ] || need_simdjson=1
 [ -f third_party/tree-sitter-0.20.7/lib/src/subtree.h ] || need_ts=1
+[ -f "third_party/mimalloc-2.0.9+ds/src/static.c" ] || need_mimalloc=1
 src=""
-if [ $need_simdjson = 1 ] || [ $need_ts = 1 ]; then
+if [ $need_simdjson = 1 ] || [ $need_ts = 1 ] || [ $need_mimalloc = 1 ]; then
   mkdir -p third_party
-  src=$(debian_sources simdjson=3.0.1-1 tree-sitter=0.20.7-1)
+  src=$(debian_sources simdjson=3.0.1-1 tree-sitter=0.20.7-1 mimalloc=2.0.9+ds-2)
 fi
 
 # simdjson's source, for the portable binary (Debian ships simdjson only as a shared C++ library).
@@ -78,7 +79,36 @@ if [ $need_ts = 1 ]; then
     echo "setup.sh: could not get Debian's source of tree-sitter 0.20.7 with apt: syntax trees are read through the cursor API" >&2
   fi
 fi
+# mimalloc's source, compiled into the portable binary (Debian's libmimalloc.so.2 needs glibc 2.34).
+# Without it the portable binary bundles Debian's shared mimalloc, and needs that glibc.
+mi_txz=mimalloc_2.0.9+ds.orig.tar.xz
+mi_sha=cbc9d207ff105ad1f0cb739c378076143a6452b8d0624309cea0abfb040e972b
+if [ $need_mimalloc = 1 ]; then
+  if [ -f "$src/$mi_txz" ] && echo "$mi_sha  $src/$mi_txz" | sha256sum -c --quiet; then
+    tar xJf "$src/$mi_txz" -C third_party "mimalloc-2.0.9+ds/src" "mimalloc-2.0.9+ds/include" "mimalloc-2.0.9+ds/LICENSE"
+  else
+    echo "setup.sh: could not get Debian's source of mimalloc 2.0.9 with apt: the portable binary bundles the shared library" >&2
+  fi
+fi
 [ -n "$src" ] && rm -rf "$(dirname "$src")"
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLANLINT_PORTABLE=$portable >/dev/null
+# Debian 11's C library (glibc 2.31), for the portable binary to link against: it then runs on any
+# Linux of this architecture with glibc 2.31 or newer (Debian 11, Ubuntu 20.04, every Databricks LTS
+# runtime, Amazon Linux 2023). Without it (no archive in reach) it needs this machine's glibc.
+sysroot=""
+case "$(dpkg --print-architecture 2>/dev/null || true)" in
+  amd64 | arm64)
+    arch=$(dpkg --print-architecture)
+    if [ -f "third_party/glibc-2.31-$arch/usr/lib/$(gcc -print-multiarch)/libc_nonshared.a" ] ||
+      bash scripts/glibc-sysroot.sh "$arch" "third_party/glibc-2.31-$arch" >/dev/null; then
+      sysroot=$PWD/third_party/glibc-2.31-$arch
+    else
+      echo "setup.sh: building against this machine's glibc (the binary needs it or newer)" >&2
+    fi
+    ;;
+esac
+[ $portable = ON ] || sysroot=""
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLANLINT_PORTABLE=$portable \
+  -DPLANLINT_GLIBC_SYSROOT="$sysroot" >/dev/null
 cmake --build build -j"$(nproc)"

@@ -7,6 +7,7 @@ root=$1
 # room: the rooms it may include besides itself
 declare -A may=(
   [util]=""
+  [portable]=""
   [grammar]=""
   [plan]="util grammar"
   [pyspark]="util grammar"

@@ -87,7 +87,7 @@ fi
 nb=$fixtures/source/notebooks/bad_pretty.ipynb
 check "notebook findings" 1 "$planlint" "$nb"
 contains "notebook text names the cell" out "bad_pretty.ipynb:cell 3:3:17: warning:"
-contains "notebook quotes the cell line" out 'counts = orders.repartition("k").groupBy("k").count()'
+contains "notebook quotes the cell line" out 'counts = orders.repartition("k", "day").groupBy("k").count()'
 check "notebook json" 1 "$planlint" --format json "$nb"
 python3 - "$work/out" <<'PY' || fails=$((fails+1))
 import json, sys

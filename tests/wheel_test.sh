@@ -31,9 +31,18 @@ version=$("$build/planlint" --version | awk '{ print $2 }')
 
 check "build-wheel.sh" 0 bash "$src/scripts/build-wheel.sh" "$build" "$work/dist"
 wheel=$(tail -n 1 "$work/out")
+# Tagged with the glibc the build linked against (glibc-floor.txt), or this machine's.
 glibc=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
+[ -f "$build/glibc-floor.txt" ] && glibc=$(cat "$build/glibc-floor.txt")
 want="planlint-$version-py3-none-manylinux_${glibc%%.*}_${glibc#*.}_$(uname -m).whl"
 check "wheel named $want" 0 test "$(basename "$wheel")" = "$want"
+# A wheel is never tagged for an older glibc than its binary needs: a build that claims 2.17 is refused.
+mkdir -p "$work/claims-2.17/lib/planlint"
+ln -s "$build/planlint" "$work/claims-2.17/planlint"
+echo 2.17 >"$work/claims-2.17/glibc-floor.txt"
+check "build-wheel.sh refuses a tag older than the binary's needs" 2 bash "$src/scripts/build-wheel.sh" "$work/claims-2.17" "$work/dist-2.17"
+contains "says what the binary asks for" err "newer than the 2.17 it was linked against"
+check "no wheel for the false claim" 0 test ! -e "$work/dist-2.17"
 "$python" -m venv "$work/venv"
 check "pip install --no-index" 0 env -u PYTHONPATH "$work/venv/bin/python" -m pip install --no-index --no-cache-dir -q "$wheel"
 venv_bin="$work/venv/bin"
