@@ -11,7 +11,7 @@ build=$(cd "${1:-$root/build}" && pwd)
 out=${2:-$build/dist}
 binary=$build/planlint
 [ -x "$binary" ] || { echo "build-wheel.sh: no planlint binary in $build (run scripts/setup.sh)" >&2; exit 2; }
-if objdump -p "$binary" | awk '$1 == "NEEDED"' | grep -q 'libstdc++'; then
+if readelf -d "$binary" | grep '(NEEDED)' | grep -q 'libstdc++'; then
   echo "build-wheel.sh: $binary is not a portable build (configure with -DPLANLINT_PORTABLE=ON)" >&2
   exit 2
 fi
@@ -23,7 +23,9 @@ for mod in build wheel setuptools; do
   "$python" -c "import $mod" 2>/dev/null ||
     { echo "build-wheel.sh: python3 module '$mod' missing (apt-get install python3-$mod)" >&2; exit 2; }
 done
-version=$("$binary" --version | awk '{ print $2 }')
+# The version the build was configured with (a cross build's binary does not run here).
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
+[ -n "$version" ] || version=$("$binary" --version | awk '{ print $2 }')
 # The tag says what the binary needs: the glibc its build linked against (glibc-floor.txt, written by
 # CMake), checked against the newest symbol version the binary and its libraries ask for.
 shopt -s nullglob

@@ -8,10 +8,11 @@ binary=$1 dir=$2
 shift 2
 mkdir -p "$dir"
 kept=()
-needed=$(objdump -p "$binary" | awk '$1 == "NEEDED" { print $2 }')
+# readelf reads the ELF files of every architecture (a cross build's too), objdump only this machine's.
+needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
 for lib in "$@"; do
   real=$(readlink -f "$lib")
-  soname=$(objdump -p "$real" | awk '$1 == "SONAME" { print $2 }')
+  soname=$(readelf -d "$real" | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')
   [ -n "$soname" ] || { echo "bundle-libs.sh: $real has no SONAME" >&2; exit 1; }
   if ! grep -qxF "$soname" <<<"$needed"; then
     continue  # linked statically after all, or not used by the binary

@@ -2,7 +2,9 @@
 # Writes a planlint(1) man page from `planlint --help`, so the page cannot drift from the binary.
 set -euo pipefail
 planlint=$1 out=$2
-version=$("$planlint" --version | awk '{print $2}')
+# PLANLINT_RUN: what runs a binary built for another machine (a cross build's qemu-aarch64).
+run=(${PLANLINT_RUN:-})
+version=$("${run[@]}" "$planlint" --version | awk '{print $2}')
 {
   echo ".TH PLANLINT 1 \"\" \"planlint $version\" \"User Commands\""
   echo ".SH NAME"
@@ -12,7 +14,7 @@ version=$("$planlint" --version | awk '{print $2}')
   echo "[OPTIONS] [PATH...] | parse FILE | rules | rule NAME"
   echo ".SH DESCRIPTION"
   echo ".nf"
-  "$planlint" --help | sed -e 's/\\/\\\\/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\&'/"
+  "${run[@]}" "$planlint" --help | sed -e 's/\\/\\\\/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\&'/"
   echo ".fi"
   echo ".SH SEE ALSO"
   echo "planlint rules; planlint rule NAME; docs/rules in the source tree."

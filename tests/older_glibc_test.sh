@@ -94,6 +94,21 @@ if [ -n "$wheel" ]; then
     check "wheel: planlint.check() in Debian 11's Python" 0 \
       inside "/tmp/venv/bin/python -c 'import planlint; f = planlint.check(open(\"plan.txt\").read()); assert len(f) > 0, f; print(len(f), \"findings\")'"
     contains "wheel: planlint.check() found what the CLI found" out "findings"
+  else
+    # pip installs a wheel only for the machine it runs on: the files inside are checked instead.
+    mkdir -p "$work/wheel" && (cd "$work/wheel" && python3 -m zipfile -e "$wheel" .)
+    files=$(find "$work/wheel" -type f \( -name planlint -o -name '*.so*' \) -path '*.data/*' | sort)
+    echo "wheel's binaries: $(echo "$files" | sed "s|$work/wheel/||" | tr '\n' ' ')"
+    check "wheel holds the binary" 0 grep -q '/scripts/planlint$' <<<"$files"
+    want=$( [ "$machine" = aarch64 ] && echo AArch64 || echo X86-64)
+    for f in $files; do
+      check "wheel: $(basename "$f") is for $machine" 0 grep -q "Machine:.*$want" <(readelf -h "$f")
+    done
+    need=$(bash "$src/scripts/glibc-needs.sh" $files)
+    floor=$(sed 's/^manylinux_\([0-9]*\)_\([0-9]*\)_.*/\1.\2/' <<<"$tag")
+    echo "wheel's binaries need glibc $need; tag says $floor"
+    check "wheel: needs no newer glibc than its tag" 0 \
+      test "$(printf '%s\n%s\n' "$need" "$floor" | sort -t. -k1,1n -k2,2n | tail -n 1)" = "$floor"
   fi
 fi
 finish

@@ -34,13 +34,17 @@ use() {  # BIN_DIR: check the binary's version, then put it on PATH for the late
 case "$mode" in
 download)
   repo=${GITHUB_ACTION_REPOSITORY:-planlint/planlint}
-  default_url="https://github.com/$repo/releases/download/v{version}/planlint-{version}-linux-x86_64.tar.gz"
+  case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) arch=x86_64 ;;
+    Linux-aarch64) arch=aarch64 ;;
+    *)
+      echo "::notice::no planlint release archive for $(uname -s) $(uname -m): building from source"
+      echo "installed=false" >>"$out"; exit 0 ;;
+  esac
+  default_url="https://github.com/$repo/releases/download/v{version}/planlint-{version}-linux-{arch}.tar.gz"
   url=${INPUT_RELEASE_URL:-$default_url}
   url=${url//\{version\}/$version}
-  if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
-    echo "::notice::no planlint release archive for $(uname -s) $(uname -m): building from source"
-    echo "installed=false" >>"$out"; exit 0
-  fi
+  url=${url//\{arch\}/$arch}
   dest=$temp/planlint-$version
   archive=$temp/planlint-$version.tar.gz
   rm -rf "$dest" "$archive" && mkdir -p "$dest"
