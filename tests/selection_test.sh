@@ -6,7 +6,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/lib.sh"
 
-# redundant-shuffle: warning (a repartition right before a groupBy on its key), high impact (SPK1);
+# redundant-shuffle: warning (a repartition on (day, store) right before a groupBy on day: shuffled twice), high impact (SPK1);
 # cache-without-unpersist: info, low impact (SPK5), advisory: it fails the run only with --fail-on info.
 mkdir -p "$work/p"
 cat > "$work/p/job.py" <<'PY'
@@ -16,7 +16,7 @@ spark = SparkSession.builder.getOrCreate()
 df = spark.read.parquet("s3://b/events")
 df.cache()
 df.write.parquet("s3://b/copy")
-spark.read.parquet("s3://b/orders").repartition("day").groupBy("day").count().write.parquet("s3://b/daily")
+spark.read.parquet("s3://b/orders").repartition("day", "store").groupBy("day").count().write.parquet("s3://b/daily")
 PY
 printf 'def f(:\n' > "$work/broken.py"
 job=$work/p/job.py
