@@ -1,5 +1,6 @@
 // redundant-shuffle: an exchange whose input was shuffled just before, on the same keys or by a user repartition.
 #include <algorithm>
+#include <regex>
 #include <set>
 
 #include "lint/plan_context.hpp"
@@ -37,7 +38,9 @@ In PySpark source: `repartition(...)` on keys right before a `groupBy`, `join`, 
 `dropDuplicates` that shares a key with it (not before a join it already satisfies: pre-partitioning; nor before a
 grouped map on its keys, `groupBy(k).applyInPandas(...)`, which has no partial aggregate to lose);
 a `repartition(n)` without keys straight before one of them (round robin serves no key; not
-`repartition(1)`, nor before a broadcast join). Steps that keep rows where they are (filters,
+`repartition(1)`, nor before a broadcast join), and likewise a repartition on keys written out that
+the next `groupBy`, `join` or `dropDuplicates` does not use at all (`repartition("a")` then
+`dropDuplicates(["b"])`), unless other statements read the repartitioned DataFrame too. Steps that keep rows where they are (filters,
 projections) may come between, not a generator (`explode`, `stack`, `inline`: more rows after it
 than the repartition moved); a projection that applies a window (`select(F.rank().over(w))`)
 plans an exchange of its own and ends the search, and so does a `cache()` / `persist()` whose
@@ -237,6 +240,37 @@ bool costs_to_run(const pyspark::SourceModel& m, const std::vector<pyspark::Step
   return pyspark::volume_of(pyspark::rows_before(m, pipeline, first).rows) != pyspark::Volume::small;
 }
 
+// The columns a call names when every one is written out as a literal (`"k"`, `["a", "b"]`,
+// `F.col("k")`): false when one is a variable, a spread list or an expression, whose columns the
+// code does not show. For a repartition, a leading number of partitions is skipped; for a join, the
+// `on` argument is read.
+bool literal_keys(const pyspark::Link& link, std::vector<std::string>& out) {
+  static const std::regex kStrings(R"(^[\[(]\s*(("[^"]*"|'[^']*')\s*,\s*)*("[^"]*"|'[^']*')\s*,?\s*[\])]$)");
+  const bool join = link.name == "join";
+  const bool repartition = link.name == "repartition";
+  for (std::size_t i = 0; i < link.args.size(); ++i) {
+    const pyspark::Arg& a = link.args[i];
+    if (join) {
+      if (!(a.keyword == "on" || (a.keyword.empty() && i == 1))) continue;
+    } else if (!a.keyword.empty() && a.keyword != "cols" && a.keyword != "subset") {
+      continue;
+    }
+    if (repartition && i == 0 && a.keyword.empty() && !a.value.string_value() && a.value.kind() != "list" &&
+        a.value.kind() != "call")
+      continue;  // the number of partitions
+    const bool literal = a.value.string_value() ||
+                         ((a.value.kind() == "list" || a.value.kind() == "tuple") &&
+                          std::regex_match(std::string(a.value.text()), kStrings)) ||
+                         (a.value.kind() == "call" && a.value.callee() == "pyspark.sql.functions.col" &&
+                          a.value.column_names().size() == 1);
+    if (!literal) return false;
+    for (const auto& c : a.value.column_names()) out.emplace_back(c);
+    if (a.value.column_names().empty() && a.value.string_value())
+      out.emplace_back(*a.value.string_value());  // a module constant (`SITE = "site"`)
+  }
+  return !out.empty();
+}
+
 // Whether the columns `keys` come out of `link` as they went in: a projection keeps them only when
 // it names each of them, `drop` when it names none; a rename or a positional `toDF` may not.
 bool keeps_columns(const pyspark::Link& link, const std::vector<std::string>& keys) {
@@ -364,6 +398,7 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
   // order the next shuffle loses).
   static const util::NameSet kNext{"groupBy",         "groupby",     "join",    "distinct", "dropDuplicates",
                                    "drop_duplicates", "repartition", "orderBy", "sort"};
+  static const util::NameSet kKeyed{"groupBy", "groupby", "join", "dropDuplicates", "drop_duplicates"};
   for (const auto& chain : ctx.model().chains) {
     if (!chain.is_dataframe) continue;
     if (!has_own_link(chain, [](const pyspark::Link& l) { return l.is_call && kNext.contains(l.name); })) continue;
@@ -385,19 +420,40 @@ void check_redundant_shuffle_source(SourceContext& ctx) {
       const bool round_robin = first.name == "repartition" && column_args(first).empty() && !first.args.empty() &&
                                !one && !broadcast && second.name != "repartition" && second.name != "orderBy" &&
                                second.name != "sort";
+      // A repartition on keys the next shuffle does not use at all serves it no better than round
+      // robin: both written out, none shared (`repartition("a").dropDuplicates(["b"])`). Only where
+      // nothing else reads the repartitioned DataFrame (its layout may be for another reader).
+      bool other_keys = false;
+      std::vector<std::string> own_keys;
+      std::vector<std::string> next_keys;
+      if (first.name == "repartition" && !broadcast && kKeyed.contains(second.name) && literal_keys(first, own_keys) &&
+          literal_keys(second, next_keys)) {
+        other_keys = std::none_of(own_keys.begin(), own_keys.end(), [&](const std::string& k) {
+          return std::find(next_keys.begin(), next_keys.end(), k) != next_keys.end();
+        });
+        const pyspark::Chain* made = pipeline[i - 1].chain;
+        if (other_keys && made != pipeline[i].chain) {
+          const auto readers = std::count_if(ctx.model().chains.begin(), ctx.model().chains.end(),
+                                             [&](const pyspark::Chain& c) { return c.bound == made; });
+          other_keys = readers <= 1;
+        }
+      }
       // A sort under a join or an aggregate is removed by the optimizer (EliminateSorts), and one before
       // dropDuplicates may pick which row is kept: only a sort a repartition throws away is reported.
       const bool sorted = (first.name == "orderBy" || first.name == "sort") && second.name == "repartition";
-      if (!round_robin && !sorted) continue;
+      if (!round_robin && !other_keys && !sorted) continue;
       const pyspark::Step& at = pipeline[i - 1];
       if (!costs_to_run(ctx.model(), pipeline, i - 1, i)) continue;
       if (!reported.insert({at.chain->cell, first.name_pos.start_byte}).second) continue;
       const std::string next(second.name);
       auto& d = ctx.report(
           at.chain->cell, first.name_pos,
-          round_robin
-              ? "`repartition` without keys is followed by `" + next +
-                    "`, which shuffles every row again by its own keys: the repartition's shuffle is wasted"
+          round_robin ? "`repartition` without keys is followed by `" + next +
+                            "`, which shuffles every row again by its own keys: the repartition's shuffle is wasted"
+          : other_keys
+              ? "`repartition` on " + quote_names(own_keys) + " is followed by `" + next + "` on " +
+                    quote_names(next_keys) +
+                    ", which shuffles every row again by its own keys: the repartition's shuffle is wasted"
               : "`" + std::string(first.name) + "` sorts every row across partitions (a range shuffle), then `" + next +
                     "` shuffles again and loses the order: the sort is wasted");
       const pyspark::Place p = ctx.model().place(pipeline[i].chain->cell, second.name_pos);

@@ -92,6 +92,9 @@ std::vector<std::string> column_args(const pyspark::Link& link) {
     if (a.keyword.empty()) first = false;
     if (number) continue;
     for (const auto& c : a.value.column_names()) out.emplace_back(c);
+    // A name bound to a string at module level (`KEY = "id"`) names that column.
+    if (a.value.column_names().empty() && a.value.kind() == "identifier" && a.value.string_value())
+      out.emplace_back(*a.value.string_value());
   }
   return out;
 }
