@@ -87,7 +87,7 @@ if [ $need_mimalloc = 1 ]; then
   if [ -f "$src/$mi_txz" ] && echo "$mi_sha  $src/$mi_txz" | sha256sum -c --quiet; then
     tar xJf "$src/$mi_txz" -C third_party "mimalloc-2.0.9+ds/src" "mimalloc-2.0.9+ds/include" "mimalloc-2.0.9+ds/LICENSE"
   else
-    echo "setup.sh: could not get Debian's source of mimalloc 2.0.9 with apt: the portable binary bundles the shared library" >&2
+    echo "setup.sh: could not get Debian's source of mimalloc 2.0.9 with apt: the portable binary uses glibc's allocator" >&2
   fi
 fi
 [ -n "$src" ] && rm -rf "$(dirname "$src")"
