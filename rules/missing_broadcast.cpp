@@ -1,5 +1,8 @@
 // missing-broadcast: a shuffle join (sort-merge or shuffled hash) where one side is known to be small.
 #include <fmt/format.h>
+#include <cctype>
+#include <cmath>
+#include <optional>
 
 #include <algorithm>
 
@@ -285,13 +288,36 @@ const eventlog::PlanMetricNode* side_exchange(const eventlog::SqlExecution& x, i
   return nullptr;
 }
 
+// A size as Spark's configuration reads it (JavaUtils.byteStringAsBytes): "10485760", "10485760b",
+// "10m", "10MB", "1g"; binary multiples. nullopt if not one.
+std::optional<double> spark_conf_bytes(std::string_view v) {
+  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  std::size_t digits = 0;
+  while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits])) != 0) ++digits;
+  if (digits == 0) return std::nullopt;
+  double n = std::stod(std::string(v.substr(0, digits)));
+  std::string unit;
+  for (char c : v.substr(digits)) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (unit.empty() || unit == "b") return n;
+  static constexpr std::pair<std::string_view, int> kUnits[] = {{"k", 1}, {"m", 2}, {"g", 3}, {"t", 4}, {"p", 5}};
+  for (auto [u, power] : kUnits)
+    if (unit == u || unit == std::string(u) + "b" || unit == std::string(u) + "ib") return n * std::pow(1024.0, power);
+  return std::nullopt;
+}
+
 }  // namespace
 
 // The event-log form: the shuffle each side of a sort-merge or shuffled hash join actually wrote
 // (its exchange's "data size"), measured, not estimated.
 void check_missing_broadcast_measured(lint::EventLogContext& ctx) {
-  double threshold = ctx.options().broadcast_threshold_bytes;
   const auto& app = ctx.app();
+  // The threshold this run had: its own setting, else the default (or the one given to planlint).
+  double threshold = ctx.options().broadcast_threshold_bytes;
+  std::string setting = app.conf("spark.sql.autoBroadcastJoinThreshold");
+  bool disabled = !setting.empty() && setting.find_first_not_of(' ') != std::string::npos &&
+                  setting[setting.find_first_not_of(' ')] == '-';
+  if (auto run = spark_conf_bytes(setting); run && !disabled) threshold = *run;
   for (const auto& [id, x] : app.sql) {
     for (const auto& n : x.nodes) {
       bool shuffled =
@@ -312,15 +338,22 @@ void check_missing_broadcast_measured(lint::EventLogContext& ctx) {
       bool left_small = !right_only && static_cast<double>(lb) < threshold && lb < rb;
       if (!right_small && !left_small) continue;
       std::int64_t small = right_small ? rb : lb, big = right_small ? lb : rb;
+      std::string under = disabled ? fmt::format(
+                                         "under {} although this run turned automatic broadcasts off "
+                                         "(spark.sql.autoBroadcastJoinThreshold={})",
+                                         format_bytes(static_cast<std::uint64_t>(threshold)), setting)
+                                   : fmt::format("under this run's broadcast threshold of {}",
+                                                 format_bytes(static_cast<std::uint64_t>(threshold)));
       std::string msg = fmt::format(
-          "{} in SQL execution {} shuffled both sides although its {} side measured {} (the other {}), under the "
-          "broadcast threshold of {}: {}",
-          n.name, id, right_small ? "right" : "left", format_bytes(static_cast<std::uint64_t>(small)),
-          format_bytes(static_cast<std::uint64_t>(big)), format_bytes(static_cast<std::uint64_t>(threshold)),
-          s.substr(0, 120));
-      auto& f = ctx.report_app(x.line, std::move(msg), 0,
-                               "broadcast the small side (F.broadcast(df) or a BROADCAST hint), or raise "
-                               "spark.sql.autoBroadcastJoinThreshold above its measured size");
+          "{} in SQL execution {} shuffled both sides although its {} side measured {} (the other {}), {}: {}", n.name,
+          id, right_small ? "right" : "left", format_bytes(static_cast<std::uint64_t>(small)),
+          format_bytes(static_cast<std::uint64_t>(big)), under, s.substr(0, 120));
+      auto& f = ctx.report_app(
+          x.line, std::move(msg), 0,
+          disabled ? "broadcast the small side explicitly (F.broadcast(df) or a BROADCAST hint), or remove the "
+                     "spark.sql.autoBroadcastJoinThreshold=-1 setting"
+                   : "broadcast the small side (F.broadcast(df) or a BROADCAST hint), or raise "
+                     "spark.sql.autoBroadcastJoinThreshold above its measured size");
       f.stage_ms = x.ended > x.started ? x.ended - x.started : 0;
     }
   }

@@ -19,8 +19,11 @@ extern const RuleInfo kShufflePartitionsMismatch{"SPK905",
 Compares the partitions (tasks) of each stage that read a shuffle of at least `shuffle-min-bytes`
 (1 GiB) with the seed guides' formula `N = ceil(shuffle_MB / 128 / total_cores) × total_cores`,
 and reports counts off by more than `partition-tolerance` (2×), with the numbers. A configuration
-of `spark.sql.shuffle.partitions=auto` (Databricks) is not a mismatch, and a log without executor
-events (no core count) is not judged. The time it explains, when
+of `spark.sql.shuffle.partitions=auto` (Databricks) is not a mismatch, a shuffle AQE already sized
+(its stage reads it through `AQEShuffleRead`) is not either, and a log without executor events (no
+core count) is not judged. When the count is not the configured `spark.sql.shuffle.partitions`
+the code asked for it (`repartition(2)`): the fix says to change that call, not the setting. A
+mismatch that explains under a second is an info, not a warning. The time it explains, when
 there are too many partitions, is the measured task overhead (time outside run time) over the
 cores; with too few, the stage time beyond perfect parallelism (task time over the cores).
 
@@ -66,15 +69,34 @@ void check_shuffle_partitions_mismatch(EventLogContext& ctx) {
     } else {
       explained = s.duration_ms() - static_cast<std::int64_t>(m.task_ms / cores);
     }
+    // Who chose the count: AQE (it coalesced or split the shuffle: nothing to set), the code (a
+    // repartition(N) or a partition count other than the configured one), or the configuration.
+    bool aqe = false;
+    for (const auto& op : s.operators)
+      aqe =
+          aqe || op.find("AQEShuffleRead") != std::string::npos || op.find("CustomShuffleReader") != std::string::npos;
+    if (aqe) continue;
+    std::string configured = ctx.app().conf("spark.sql.shuffle.partitions", "200");
+    bool from_code = configured != std::to_string(s.num_tasks);
     std::string msg = fmt::format(
         "stage {} ({}) read a {:.0f} MB shuffle with {} partitions on {} cores; the formula ceil({:.0f} / {} / {}) x "
-        "{} gives {}",
-        s.id, s.name.empty() ? "unnamed" : s.name, mb, s.num_tasks, cores, mb, t.target_partition_mb, cores, cores, n);
-    ctx.report_stage(s, std::move(msg), explained,
-                     fmt::format("set spark.sql.shuffle.partitions={} for this query, or let AQE size them "
-                                 "(spark.sql.adaptive.coalescePartitions.enabled with "
-                                 "advisoryPartitionSizeInBytes={}m)",
-                                 n, t.target_partition_mb));
+        "{} gives {}{}",
+        s.id, s.name.empty() ? "unnamed" : s.name, mb, s.num_tasks, cores, mb, t.target_partition_mb, cores, cores, n,
+        from_code ? fmt::format(" (spark.sql.shuffle.partitions is {}: the code asked for {})", configured, s.num_tasks)
+                  : "");
+    std::string fix = from_code
+                          ? fmt::format(
+                                "change the partition count the code asks for (repartition({}) or coalesce({}) at the "
+                                "call site) to about {}, or drop it and let AQE size the shuffle",
+                                s.num_tasks, s.num_tasks, n)
+                          : fmt::format(
+                                "set spark.sql.shuffle.partitions={} for this query, or let AQE size them "
+                                "(spark.sql.adaptive.coalescePartitions.enabled with "
+                                "advisoryPartitionSizeInBytes={}m)",
+                                n, t.target_partition_mb);
+    auto& f = ctx.report_stage(s, std::move(msg), explained, std::move(fix));
+    // A mismatch that costs under a second is worth knowing, not a warning.
+    if (f.explained_ms < 1000) f.diagnostic.severity = Severity::info;
   }
 }
 

@@ -72,6 +72,36 @@ done
 check "a failed report write is exit 2" "[[ $rc -eq 2 ]]"
 
 E=$corpus/eventlogs
+# Straggler or skew: the advice follows what the slow task read and how much of its time was CPU.
+gen "$tmp/strag.log" --stages 2 --tasks 200 --straggler-stage 1 --speculate
+"$planlint" eventlog "$tmp/strag.log" >"$tmp/out.txt"
+check "a straggler is named as one, with its host and speculative copy, and gets no salting advice" \
+  "grep -q 'waited for a straggler' $tmp/out.txt && grep -q 'on executor 2 on host-2' $tmp/out.txt && grep -q '1 speculative copy' $tmp/out.txt && ! grep -q 'salt it' $tmp/out.txt && ! grep -q 'failed-stages' $tmp/out.txt"
+"$planlint" eventlog "$tmp/skew.log" >"$tmp/out.txt"
+check "data skew is named as one, with the records the slow task read" \
+  "grep -q 'it read 3000 records against a median of 1100 (2.7x): data skew' $tmp/out.txt && grep -q 'salt it' $tmp/out.txt"
+# Failures: every reason printed whole, grouped, with where they happened.
+gen "$tmp/fail.log" --stages 2 --tasks 200 --fail-stage 1 --fail-host host-2
+"$planlint" eventlog "$tmp/fail.log" >"$tmp/out.txt"
+check "failed tasks are grouped by reason, with the executor and host" \
+  "grep -q '20 failed: java.lang.OutOfMemoryError: Java heap space \[20 on executor 2 (host host-2)\]' $tmp/out.txt"
+# A partition count the code asked for: change the call, not the setting.
+gen "$tmp/parts.log" --stages 2 --tasks 4 --shuffle-gb 40
+"$planlint" eventlog "$tmp/parts.log" >"$tmp/out.txt"
+check "a partition count the code asked for says so, and the fix is the call" \
+  "grep -q 'the code asked for 4' $tmp/out.txt && grep -q 'change the partition count the code asks for' $tmp/out.txt"
+# What if: the tasks replayed on other cluster sizes.
+"$planlint" eventlog --what-if executors=1,2,4 --dbu-rate 2 "$tmp/fixed.log" >"$tmp/out.txt"; rc=$?
+check "--what-if prints a table of sizes with the run's own, its error and the critical path" \
+  "[[ $rc -eq 0 ]] && grep -q 'What if the cluster were another size' $tmp/out.txt && grep -q 'as run' $tmp/out.txt && grep -q 'Critical path' $tmp/out.txt && grep -q '^  executors task slots wall time' $tmp/out.txt"
+"$planlint" eventlog --format json --what-if executors=1,2,4 "$tmp/fixed.log" >"$tmp/out.json"
+check "json has the simulation: fewer executors never faster, the run's size within 10 %" \
+  "python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))[\"applications\"][0][\"simulation\"]; w=[r[\"wall_ms\"] for r in s[\"what_if\"]]; assert [r[\"executors\"] for r in s[\"what_if\"]]==[1,2,4], s; assert w==sorted(w, reverse=True), w; assert abs(s[\"simulated_ms\"]-s[\"measured_ms\"]) <= 0.1*s[\"measured_ms\"], s; assert s[\"critical_path_ms\"] <= s[\"simulated_ms\"], s' $tmp/out.json"
+for bad in executors=0 executors= cores=4 executors=4,x; do
+  "$planlint" eventlog --what-if "$bad" "$tmp/fixed.log" >/dev/null 2>"$tmp/err.txt"; rc=$?
+  check "--what-if $bad is a usage error" "[[ $rc -eq 2 ]] && grep -q 'expected executors=N' $tmp/err.txt"
+done
+
 R=$E/spark-rapids-tools/core/src/test/resources
 if [[ -d "$E" ]]; then
   "$planlint" eventlog "$R/spark-events-profiling/driverlog" >/dev/null 2>"$tmp/err.txt"; rc=$?
@@ -87,8 +117,15 @@ if [[ -d "$E" ]]; then
   "$planlint" eventlog -j 2 --format json "$E" >"$tmp/all.json" 2>"$tmp/err.txt"; rc=$?
   check "the whole corpus is read without an error (the driver log in it is not taken for a log)" \
     "[[ $rc -eq 1 ]] && [[ ! -s $tmp/err.txt ]] && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))[\"applications\"]) >= 75' $tmp/all.json"
+  check "Spark's own History Server figures for its test logs are planlint's" \
+    "python3 '$root/tests/eventlog_spark_expect.py' '$planlint' '$corpus' >$tmp/spark.txt || { cat $tmp/spark.txt; false; }"
+  check "the what-if simulation of each log's own cluster is within 10 % of its duration on 90 % of the logs" \
+    "python3 '$root/tests/eventlog_whatif_check.py' '$planlint' '$E' >$tmp/whatif.txt || { cat $tmp/whatif.txt; false; }"
   check "per-stage figures match an independent computation" \
     "python3 '$root/tests/eventlog_figures.py' '$planlint' '$E/dr-elephant/test/resources/spark_event_logs/event_log_1' '$E/sparklint/docs/spark_summit_euro_2016/event_logs/application_1472176676028_407508_1' '$E/gluten-qualification-tool/tools/qualification-tool/src/test/resources/event-files/local-unsupported' '$R/spark-events-qualification/nds_q72_dataproc_2_2.zstd' '$R/spark-events-profiling/tasks_executors_fail_compressed_eventlog.zstd' >$tmp/fig.txt || { cat $tmp/fig.txt; false; }"
+else
+  echo "skip: the real-log checks need ../shared/corpus (not found: $corpus)"
+  [ -z "${PLANLINT_REQUIRE_SHARED:-}" ] || { echo "FAIL: PLANLINT_REQUIRE_SHARED"; fail=1; }
 fi
 [[ $fail -eq 0 ]] && echo "eventlog CLI: all checks passed"
 exit $fail

@@ -34,7 +34,8 @@ def expected(path):
             and not info.get("Killed")
         if ok:
             s["durations"].append(max(0, info["Finish Time"] - info["Launch Time"]))
-        elif e.get("Task End Reason", {}).get("Reason") != "TaskKilled" and not info.get("Killed"):
+        elif e.get("Task End Reason", {}).get("Reason") not in ("TaskKilled", "TaskCommitDenied") \
+                and not info.get("Killed"):  # Spark's status listener counts a denied commit as a kill
             s["failed"] += 1
         m = e.get("Task Metrics") or {}
         s["input"] += (m.get("Input Metrics") or {}).get("Bytes Read", 0)
@@ -46,8 +47,9 @@ def expected(path):
     return st
 
 
-def nearest_rank(v, p):
-    return v[int(p * (len(v) - 1) + 0.5)]
+def spark_rank(v, p):
+    # The History Server's pick (AppStatusStore.taskSummary): rank min(floor(p * n), n - 1).
+    return v[min(int(p * len(v)), len(v) - 1)]
 
 
 planlint, logs = sys.argv[1], sys.argv[2:]
@@ -71,8 +73,10 @@ for log in logs:
                  ("disk_spill_bytes", want["spill"], g["disk_spill_bytes"]), ("gc_ms", want["gc"], g["gc_ms"])]
         if d:
             q = g["task_duration_ms"]
-            pairs += [("min", d[0], q["min"]), ("median", nearest_rank(d, 0.5), q["median"]),
-                      ("p75", nearest_rank(d, 0.75), q["p75"]), ("max", d[-1], q["max"])]
+            pairs += [("min", d[0], q["min"]), ("p05", spark_rank(d, 0.05), q["p05"]),
+                      ("p25", spark_rank(d, 0.25), q["p25"]), ("median", spark_rank(d, 0.5), q["median"]),
+                      ("p75", spark_rank(d, 0.75), q["p75"]), ("p95", spark_rank(d, 0.95), q["p95"]),
+                      ("max", d[-1], q["max"])]
         for name, w, h in pairs:
             checked += 1
             if w != h:

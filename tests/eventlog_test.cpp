@@ -3,6 +3,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -251,4 +252,29 @@ TEST_CASE("corpus logs: malformed line, failures, Photon, GPU, rolling logs", "[
   CHECK(err.empty());
   CHECK(r.complete);
   CHECK(r.sql.size() >= 1);
+}
+
+TEST_CASE("task-duration quantiles at Spark's ranks, for any quantile (its custom-quantile answer)",
+          "[eventlog][corpus]") {
+  if (planlint::test::corpus_missing()) return;
+  // HistoryServerSuite "stage task summary w/ custom quantiles": stages/0/0/taskSummary?quantiles=0.01,0.5,0.99
+  // of local-1430917381534 answers duration [21, 40, 435].
+  std::string err;
+  Application app = read_event_log((corpus() / "apache-spark/spark-events/local-1430917381534").string(), err);
+  REQUIRE(err.empty());
+  REQUIRE(app.stages.count(0) == 1);
+  std::vector<std::uint64_t> d(app.stages.at(0).durations.begin(), app.stages.at(0).durations.end());
+  std::sort(d.begin(), d.end());
+  CHECK(quantile(d, 0.01) == 21);
+  CHECK(quantile(d, 0.5) == 40);
+  CHECK(quantile(d, 0.99) == 435);
+}
+
+TEST_CASE("quantile ranks: min(floor(q * n), n - 1)", "[eventlog]") {
+  std::vector<std::uint64_t> four{10, 20, 30, 40};
+  CHECK(quantile(four, 0.0) == 10);
+  CHECK(quantile(four, 0.25) == 20);  // floor(1.0) = 1
+  CHECK(quantile(four, 0.75) == 40);  // floor(3.0) = 3: the 4-task stage's p75 is its slowest task, as in the UI
+  CHECK(quantile(four, 1.0) == 40);
+  CHECK(quantile({}, 0.5) == 0);
 }

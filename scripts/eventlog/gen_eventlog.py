@@ -19,6 +19,12 @@ p.add_argument("--skew-stage", type=int, action="append", default=[])
 p.add_argument("--spill-stage", type=int, action="append", default=[])
 p.add_argument("--gc-stage", type=int, action="append", default=[])
 p.add_argument("--fail-stage", type=int, action="append", default=[])
+p.add_argument("--fail-host", default="", help="with --fail-stage: every failed task ran on this host")
+p.add_argument("--straggler-stage", type=int, action="append", default=[],
+               help="its task 0 runs 20x longer reading what the others read, mostly off CPU, on host-2")
+p.add_argument("--speculate", action="store_true",
+               help="with --straggler-stage: a speculative copy of the slow task, killed when the original ends")
+p.add_argument("--aqe-read", action="store_true", help="stages read their shuffle through AQEShuffleRead")
 p.add_argument("--shuffle-gb", type=float, default=0.0, help="shuffle read of every stage after the first")
 p.add_argument("--gap-ms", type=int, default=0, help="driver time between jobs")
 p.add_argument("--malformed", type=int, default=0, help="line numbers to break, counted from 1")
@@ -95,7 +101,8 @@ task_id = 0
 for s in range(a.stages):
     name = f"collect at /jobs/etl.py:{40 + s}"
     info = {"Stage ID": s, "Stage Attempt ID": 0, "Stage Name": name, "Number of Tasks": a.tasks,
-            "RDD Info": [{"RDD ID": s, "Name": "MapPartitionsRDD", "Scope": "{\"id\":\"1\",\"name\":\"Exchange\"}",
+            "RDD Info": [{"RDD ID": s, "Name": "MapPartitionsRDD", "Scope": "{\"id\":\"1\",\"name\":\"%s\"}" % (
+                              "AQEShuffleRead" if a.aqe_read else "Exchange"),
                           "Callsite": name, "Parent IDs": []}],
             "Parent IDs": [], "Details": "synthetic", "Submission Time": now, "Accumulables": []}
     props = {"spark.sql.execution.id": "0"} if sql else {}
@@ -106,10 +113,17 @@ for s in range(a.stages):
     shuffle = int(a.shuffle_gb * (1 << 30) / a.tasks) if s > 0 else 0
     for i in range(a.tasks):
         dur = a.task_ms + (i % 7) * 10
-        if s in a.skew_stage and i == 0:
-            dur = a.task_ms * 20
+        records, cpu_ms = 100, dur - 20
+        skewed = s in a.skew_stage and i == 0
+        straggler = s in a.straggler_stage and i == 0
+        if skewed:  # a hot key: the task reads 20 times the rows and works through them
+            dur, records, cpu_ms = a.task_ms * 20, 2000, a.task_ms * 20 - 20
+        if straggler:  # a slow node: the same rows, the time spent waiting
+            dur, cpu_ms = a.task_ms * 20, a.task_ms - 20
         failed = s in a.fail_stage and i % 10 == 0
         slot = min(range(a.cores), key=lambda c: slot_free[c])
+        if straggler:
+            slot = 1  # host-2
         launch = slot_free[slot]
         finish = launch + dur
         slot_free[slot] = finish
@@ -119,15 +133,19 @@ for s in range(a.stages):
         if smj and s < 2:
             accums.append({"ID": 9001 + s, "Name": "data size", "Update": str(smj[s] // a.tasks), "Value": "0",
                            "Internal": False, "Count Failed Values": True})
-        reason = {"Reason": "ExceptionFailure", "Class Name": "java.lang.OutOfMemoryError"} if failed else {"Reason": "Success"}
+        reason = {"Reason": "ExceptionFailure", "Class Name": "java.lang.OutOfMemoryError",
+                  "Description": "Java heap space"} if failed else {"Reason": "Success"}
+        host = 1 + slot % 2
+        if failed and a.fail_host:
+            host = int(a.fail_host.split("-")[1])
         emit({"Event": "SparkListenerTaskEnd", "Stage ID": s, "Stage Attempt ID": 0, "Task Type": "ResultTask",
               "Task End Reason": reason,
               "Task Info": {"Task ID": task_id, "Index": i, "Attempt": 0, "Partition ID": i, "Launch Time": launch,
-                            "Executor ID": str(1 + slot % 2), "Host": f"host-{1 + slot % 2}", "Locality": "PROCESS_LOCAL",
+                            "Executor ID": str(host), "Host": f"host-{host}", "Locality": "PROCESS_LOCAL",
                             "Speculative": False, "Getting Result Time": 0, "Finish Time": finish, "Failed": failed,
                             "Killed": False, "Accumulables": accums},
               "Task Metrics": {"Executor Deserialize Time": 5, "Executor Deserialize CPU Time": 1000,
-                               "Executor Run Time": dur - 10, "Executor CPU Time": (dur - 20) * 1_000_000,
+                               "Executor Run Time": dur - 10, "Executor CPU Time": cpu_ms * 1_000_000,
                                "Peak Execution Memory": 1 << 20, "Result Size": 100, "JVM GC Time": gc,
                                "Result Serialization Time": 0, "Memory Bytes Spilled": spill * 2,
                                "Disk Bytes Spilled": spill,
@@ -138,10 +156,21 @@ for s in range(a.stages):
                                                         "Total Records Read": 1000},
                                "Shuffle Write Metrics": {"Shuffle Bytes Written": 1000, "Shuffle Write Time": 1,
                                                          "Shuffle Records Written": 10},
-                               "Input Metrics": {"Bytes Read": 1 << 20, "Records Read": 100},
+                               "Input Metrics": {"Bytes Read": (1 << 20) * records // 100, "Records Read": records},
                                "Output Metrics": {"Bytes Written": 0, "Records Written": 0},
                                "Updated Blocks": []}})
         task_id += 1
+        if straggler and a.speculate:  # the copy started late on host-1 and lost the race
+            emit({"Event": "SparkListenerTaskEnd", "Stage ID": s, "Stage Attempt ID": 0, "Task Type": "ResultTask",
+                  "Task End Reason": {"Reason": "TaskKilled", "Kill Reason": "another attempt succeeded",
+                                      "Accumulator Updates": []},
+                  "Task Info": {"Task ID": task_id, "Index": i, "Attempt": 1, "Partition ID": i,
+                                "Launch Time": finish - dur // 2, "Executor ID": "1", "Host": "host-1",
+                                "Locality": "PROCESS_LOCAL", "Speculative": True, "Getting Result Time": 0,
+                                "Finish Time": finish, "Failed": False, "Killed": True, "Accumulables": []},
+                  "Task Metrics": {"Executor Run Time": dur // 2, "Executor CPU Time": 1_000_000,
+                                   "JVM GC Time": 0, "Input Metrics": {"Bytes Read": 1 << 19, "Records Read": 50}}})
+            task_id += 1
     end = max(slot_free)
     done = dict(info, **{"Completion Time": end})
     if s in a.fail_stage:

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -83,6 +84,20 @@ std::vector<lint::EventLogResult> analyze_all(const std::vector<std::string>& lo
 
 }  // namespace
 
+std::optional<std::vector<int>> parse_what_if(const std::string& spec) {
+  const std::string key = "executors=";
+  if (spec.rfind(key, 0) != 0) return std::nullopt;
+  std::vector<int> out;
+  for (const auto& item : split_commas({spec.substr(key.size())})) {
+    int n = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), n);
+    if (ec != std::errc() || end != item.data() + item.size() || n < 1 || n > 100000) return std::nullopt;
+    out.push_back(n);
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
 int run_eventlog(const EventLogRun& run) {
   std::vector<std::string> errors;
   bool compare = !run.compare.empty();
@@ -120,7 +135,7 @@ int run_eventlog(const EventLogRun& run) {
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto* a, auto* b) { return a->explained_ms() > b->explained_ms(); });
   if (run.format == "json") {
-    report = report::render_eventlog_json(ranked, run.tool_version);
+    report = report::render_eventlog_json(ranked, run.tool_version, run.what_if);
   } else if (run.format == "sarif") {
     std::vector<lint::FileResult> files;
     files.reserve(ranked.size());
@@ -130,7 +145,12 @@ int run_eventlog(const EventLogRun& run) {
     report = report::render_eventlog_html(ranked);
   } else {
     if (ranked.size() > 1) report = report::render_eventlog_ranking(ranked, markdown) + "\n";
-    for (const auto* r : ranked) report += report::render_eventlog_summary(*r, markdown) + "\n";
+    for (const auto* r : ranked) {
+      report += report::render_eventlog_summary(*r, markdown);
+      if (!run.what_if.empty() && r->io_error.empty())
+        report += report::render_eventlog_whatif(*r, run.what_if, run.cost, markdown);
+      report += "\n";
+    }
     if (!run.quiet && !markdown)
       report += findings == 0 ? (io_error ? "No diagnosis, but some logs could not be read.\n" : "No diagnosis.\n")
                               : "Found " + std::to_string(findings) + (findings == 1 ? " diagnosis" : " diagnoses") +
@@ -146,7 +166,7 @@ Subcommand add_eventlog_command(CLI::App& app) {
   struct Options {
     EventLogRun run;
     std::vector<std::string> select, ignore, thresholds, warn;
-    std::string min_impact, fail_on;
+    std::string min_impact, fail_on, what_if;
   };
   auto o = std::make_shared<Options>();
   auto* ev = app.add_subcommand(
@@ -180,7 +200,11 @@ Subcommand add_eventlog_command(CLI::App& app) {
         return std::isfinite(v) && v >= 0 && v <= 1e9 ? std::string() : "not a finite, non-negative number: " + text;
       },
       "NUMBER");
-  ev->add_option("--dbu-rate", o->run.cost.dbu_rate, "With --compare: DBU per node-hour, for the cost estimate")
+  ev->add_option("--what-if", o->what_if,
+                 "executors=N,M,...: replay each application's tasks on N, M, ... executors (of the cores each had) "
+                 "and print the wall time, node-hours and (with --dbu-rate) cost of each size, with the critical path");
+  ev->add_option("--dbu-rate", o->run.cost.dbu_rate,
+                 "With --compare or --what-if: DBU per node-hour, for the cost estimate")
       ->check(finite_rate);
   ev->add_option("--nodes", o->run.cost.nodes, "With --compare: nodes billed (default: executor hosts + driver)")
       ->check(CLI::NonNegativeNumber);
@@ -218,6 +242,7 @@ Subcommand add_eventlog_command(CLI::App& app) {
   planlint eventlog --format markdown app.lz4 > diagnosis.md
   planlint eventlog -j 8 /var/log/spark-history/          rank every application
   planlint eventlog --compare before.zstd after.zstd --dbu-rate 1.5
+  planlint eventlog --what-if executors=4,8,16,32 app.zstd   wall time and cost at other sizes
 
 Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not be read.)");
   return {ev, [o, ev] {
@@ -233,6 +258,15 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
                 std::cerr << "planlint: error: --threshold " << kv << ": " << err << "\n";
                 return 2;
               }
+            if (!o->what_if.empty()) {
+              auto counts = parse_what_if(o->what_if);
+              if (!counts) {
+                std::cerr << "planlint: error: --what-if " << o->what_if
+                          << ": expected executors=N[,N...] with N from 1 to 100000\n";
+                return 2;
+              }
+              o->run.what_if = *counts;
+            }
             if (o->run.paths.empty() && o->run.compare.empty()) {
               std::cerr << "planlint: error: no event log given\n" << ev->help();
               return 2;

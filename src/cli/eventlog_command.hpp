@@ -1,6 +1,7 @@
 // `planlint eventlog`: diagnose finished applications from their event logs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct EventLogRun {
   bool exit_zero = false;
   bool quiet = false;
   report::CostOptions cost;
+  std::vector<int> what_if;  // executor counts to simulate; empty: no what-if table
   lint::LintOptions options;
   std::string tool_version;
 };
@@ -27,5 +29,8 @@ struct EventLogRun {
 std::vector<std::string> collect_event_logs(const std::vector<std::string>& paths, std::vector<std::string>& errors);
 
 int run_eventlog(const EventLogRun& run);
+
+// "executors=4,8,16" -> {4, 8, 16}; nullopt when malformed.
+std::optional<std::vector<int>> parse_what_if(const std::string& spec);
 
 }  // namespace planlint::cli

@@ -12,17 +12,63 @@ Quantiles quantiles(std::vector<std::uint32_t>& v) {
   Quantiles q;
   if (v.empty()) return q;
   std::sort(v.begin(), v.end());
-  // Nearest rank on the sorted durations, as the Spark UI's summary table does.
-  auto at = [&](double p) { return v[static_cast<std::size_t>(std::llround(p * static_cast<double>(v.size() - 1)))]; };
+  // Spark's ranks (AppStatusStore.taskSummary): min(floor(p * n), n - 1) of the successful tasks.
+  auto at = [&](double p) {
+    auto n = v.size();
+    return v[std::min(static_cast<std::size_t>(p * static_cast<double>(n)), n - 1)];
+  };
   q.min = v.front();
+  q.p05 = at(0.05);
   q.p25 = at(0.25);
   q.median = at(0.5);
   q.p75 = at(0.75);
+  q.p95 = at(0.95);
   q.max = v.back();
   return q;
 }
 
+// Frames of the JDK, Scala and Spark: never the user's call site.
+bool library_frame(std::string_view frame) {
+  for (std::string_view p : {"java.", "javax.", "jdk.", "sun.", "scala.", "org.apache.spark.", "py4j."})
+    if (frame.substr(0, p.size()) == p) return true;
+  return false;
+}
+
+// Spark 4 names some stages after the frame a task was handed over in ("$anonfun$withThreadLocalCaptured$2
+// at CompletableFuture.java:1768"). The call stack it recorded (Details) has the user's frame further
+// down: "com.acme.Etl$.main(Etl.scala:42)" -> "main at Etl.scala:42". "" when there is none.
+std::string user_frame(const std::string& name, const std::string& details) {
+  auto at = name.rfind(" at ");
+  if (at == std::string::npos || details.empty()) return {};
+  std::string where = name.substr(at + 4);  // "CompletableFuture.java:1768"
+  std::string_view d(details);
+  bool past = false;
+  while (!d.empty()) {
+    std::string_view line = d.substr(0, d.find('\n'));
+    d.remove_prefix(std::min(d.size(), line.size() + 1));
+    auto open = line.rfind('(');
+    if (open == std::string_view::npos || line.back() != ')') continue;
+    std::string_view frame = line.substr(0, open), file = line.substr(open + 1, line.size() - open - 2);
+    if (!past) {
+      if (file != where) continue;
+      if (!library_frame(frame)) return {};  // Spark's frame is the user's already
+      past = true;
+      continue;
+    }
+    if (library_frame(frame) || file.find(':') == std::string_view::npos) continue;
+    std::string_view method = frame.substr(frame.rfind('.') + 1);
+    return std::string(method) + " at " + std::string(file);
+  }
+  return {};
+}
+
 }  // namespace
+
+std::uint64_t quantile(const std::vector<std::uint64_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  auto n = sorted.size();
+  return sorted[std::min(static_cast<std::size_t>(std::max(q, 0.0) * static_cast<double>(n)), n - 1)];
+}
 
 void Application::finish() {
   if (databricks_runtime.empty()) databricks_runtime = conf("spark.databricks.clusterUsageTags.sparkVersion");
@@ -35,17 +81,50 @@ void Application::finish() {
       ++it;
     }
   }
-  for (auto& [id, s] : stages) s.q = quantiles(s.durations);
+  for (auto& [id, s] : stages) {
+    s.q = quantiles(s.durations);
+    if (std::string user = user_frame(s.name, s.details); !user.empty()) {
+      s.spark_name = std::move(s.name);
+      s.name = std::move(user);
+    }
+  }
   std::stable_sort(executors.begin(), executors.end(),
                    [](const ExecutorChange& a, const ExecutorChange& b) { return a.time < b.time; });
   for (const auto& [id, j] : jobs) {
     if (j.submitted > 0 && (first_event_time == 0 || j.submitted < first_event_time)) first_event_time = j.submitted;
     last_event_time = std::max(last_event_time, j.completed);
   }
+  // A log cut before its stages ended still ran until its last task did.
+  for (const auto& [id, s] : stages)
+    for (const auto& t : s.tasks)
+      if (t.launch > 0) last_event_time = std::max(last_event_time, t.launch + static_cast<std::int64_t>(t.duration));
   // Jobs name their SQL execution; it may start after them in the log, so they are joined here.
   for (auto& [id, x] : sql) x.jobs.clear();
   for (const auto& [jid, j] : jobs)
     if (auto it = sql.find(j.sql_execution); it != sql.end()) it->second.jobs.push_back(jid);
+}
+
+std::vector<FailureGroup> Application::failures(const Stage& s) const {
+  std::map<std::pair<std::uint32_t, TaskStatus>, FailureGroup> by;
+  for (const auto& t : s.tasks) {
+    if (t.status == TaskStatus::success) continue;
+    FailureGroup& g = by[{t.reason, t.status}];
+    if (g.tasks == 0) {
+      g.reason = t.reason < reasons.size() ? reasons[t.reason] : std::string();
+      g.status = t.status;
+    }
+    ++g.tasks;
+    if (t.speculative) ++g.speculative;
+    if (t.executor < executor_ids.size()) {
+      ++g.executors[executor_ids[t.executor]];
+      ++g.hosts[executor_hosts[t.executor]];
+    }
+  }
+  std::vector<FailureGroup> out;
+  out.reserve(by.size());
+  for (auto& [k, g] : by) out.push_back(std::move(g));
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.tasks > b.tasks; });
+  return out;
 }
 
 std::int64_t Application::duration_ms() const {

@@ -9,9 +9,33 @@
 
 namespace planlint::eventlog {
 
-// Task durations (launch to finish) of a stage, in milliseconds: 4 bytes a task.
+// Task durations (launch to finish) of a stage's successful tasks, in milliseconds, at the ranks the
+// Spark UI and the History Server use (see quantile()).
 struct Quantiles {
-  std::uint32_t min = 0, p25 = 0, median = 0, p75 = 0, max = 0;
+  std::uint32_t min = 0, p05 = 0, p25 = 0, median = 0, p75 = 0, p95 = 0, max = 0;
+};
+
+// The value at quantile q of ascending values, as Spark's AppStatusStore.taskSummary picks it:
+// rank min(floor(q * n), n - 1). 0 for no values.
+std::uint64_t quantile(const std::vector<std::uint64_t>& sorted, double q);
+
+enum class TaskStatus : std::uint8_t { success, failed, killed };
+
+// One task attempt as it ended, in a few bytes: what tells a skewed task from a straggler, what the
+// failures were and where they ran, and what a simulation of another cluster size replays.
+struct Task {
+  std::int64_t launch = 0;     // epoch ms
+  std::uint32_t duration = 0;  // launch to finish, ms
+  std::uint32_t run_ms = 0;    // executor run time
+  std::uint32_t cpu_ms = 0;    // executor CPU time
+  std::uint32_t gc_ms = 0;
+  std::uint64_t read_bytes = 0;    // input + shuffle read
+  std::uint64_t read_records = 0;  // input + shuffle read records
+  std::uint32_t executor = 0;      // index into Application::executor_ids
+  std::uint32_t reason = 0;        // failed and killed: index into Application::reasons (0: none)
+  std::uint32_t stage_attempt = 0;
+  TaskStatus status = TaskStatus::success;
+  bool speculative = false;
 };
 
 struct StageMetrics {
@@ -22,13 +46,15 @@ struct StageMetrics {
   std::uint64_t gc_ms = 0, run_ms = 0, cpu_ns = 0, task_ms = 0;  // task_ms: sum of launch-to-finish durations
   std::uint64_t failed_task_ms = 0;                              // of failed and killed tasks
   std::uint64_t peak_execution_memory = 0;                       // the largest of one task
+  std::uint64_t peak_execution_memory_sum = 0;                   // summed over tasks, as Spark's stage figure
 };
 
 struct Stage {
   int id = 0;
   int attempts = 0;         // attempts submitted (history server: one row each; merged here)
   int failed_attempts = 0;  // attempts that ended with a failure reason
-  std::string name;         // "collect at /jobs/etl.py:42"
+  std::string name;         // "collect at /jobs/etl.py:42": the user's frame (see Application::finish)
+  std::string spark_name;   // the name Spark gave, when it named a JDK, Scala or Spark frame instead
   std::string details;      // the call stack Spark recorded
   std::string failure_reason;
   std::vector<std::string> operators;  // the plan operators its RDDs were made by (RDD scopes), in order
@@ -38,7 +64,9 @@ struct Stage {
   int job = -1;
   std::int64_t sql_execution = -1;
   StageMetrics m;
+  std::vector<int> parents;              // the stages whose output it reads (StageInfo "Parent IDs")
   std::vector<std::uint32_t> durations;  // successful tasks, every attempt
+  std::vector<Task> tasks;               // every task end, in log order
   Quantiles q;                           // of `durations`, filled by finish()
   [[nodiscard]] std::int64_t duration_ms() const { return completed > submitted ? completed - submitted : 0; }
 };
@@ -83,6 +111,16 @@ struct ReadProblem {
   std::string message;
 };
 
+// The failed (or killed) tasks of a stage that ended for one reason: how many, on which executors
+// and hosts (one bad node shows as one host).
+struct FailureGroup {
+  std::string reason;
+  TaskStatus status = TaskStatus::failed;
+  std::uint64_t tasks = 0;
+  std::uint64_t speculative = 0;                          // of them, speculative copies
+  std::map<std::string, std::uint64_t> executors, hosts;  // tasks on each
+};
+
 struct Application {
   std::string path;
   std::string codec;
@@ -92,6 +130,9 @@ struct Application {
   bool complete = false;                      // ApplicationEnd seen
   std::map<std::string, std::string> config;  // Spark Properties of the EnvironmentUpdate
   std::vector<ExecutorChange> executors;
+  std::vector<std::string> executor_ids;    // as tasks name them; Task::executor indexes it
+  std::vector<std::string> executor_hosts;  // the host each of executor_ids ran on, as its tasks say
+  std::vector<std::string> reasons;         // why tasks failed or were killed; [0] is ""
   std::map<int, Stage> stages;
   std::map<int, Job> jobs;
   std::map<std::int64_t, SqlExecution> sql;
@@ -104,6 +145,9 @@ struct Application {
   std::map<std::int64_t, std::int64_t> accumulators;
   // The measured bytes of a plan node's "data size", or -1 when none was recorded.
   [[nodiscard]] std::int64_t measured_bytes(const PlanMetricNode& node) const;
+
+  // A stage's failed and killed tasks grouped by reason, the largest group first.
+  [[nodiscard]] std::vector<FailureGroup> failures(const Stage& s) const;
 
   // After reading: quantiles, and whatever needs the whole log.
   void finish();

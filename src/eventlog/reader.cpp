@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <tuple>
 
 #include "eventlog/codec.hpp"
@@ -47,6 +48,13 @@ std::string str(T&& v) {
   std::string_view s;
   if (std::forward<T>(v).get_string().get(s) != simdjson::SUCCESS) return {};
   return std::string(s);
+}
+// A string field as a view into the parser's buffer (valid while the document is), "" if not a string.
+template <typename T>
+std::string_view view(T&& v) {
+  std::string_view s;
+  if (std::forward<T>(v).get_string().get(s) != simdjson::SUCCESS) return {};
+  return s;
 }
 template <typename T>
 bool boolean(T&& v) {
@@ -171,75 +179,220 @@ class Builder {
   }
 
   simdjson::error_code task_end(od::object& doc) {
-    int stage_id = static_cast<int>(num(doc["Stage ID"]));
-    Stage& s = stage_at(stage_id);
-    ++s.m.tasks;
-    od::object reason;
+    int stage_id = -1;
+    Task t;
     std::string_view reason_text = "Success";
-    if (doc["Task End Reason"].get_object().get(reason) == simdjson::SUCCESS) {
-      std::string_view r;
-      if (reason["Reason"].get_string().get(r) == simdjson::SUCCESS) reason_text = r;
+    std::string why;
+    bool failed = false, killed = false;
+    std::int64_t finish = 0;
+    std::string_view executor, host;
+    std::uint64_t shuffle_read_bytes = 0, shuffle_read_records = 0;
+    Stage* s = nullptr;
+    // One pass over the event's fields in the order Spark writes them: no rewinding (the stage
+    // comes first; older logs may order otherwise, so the metrics are added once it is known).
+    StageMetrics m;
+    std::uint64_t peak = 0;
+    auto fields = each_field(doc, [&](std::string_view key, od::value value) {
+      if (key == "Stage ID") {
+        stage_id = static_cast<int>(num(value));
+      } else if (key == "Stage Attempt ID") {
+        t.stage_attempt = static_cast<std::uint32_t>(unum(value));
+      } else if (key == "Task End Reason") {
+        od::object reason;
+        if (value.get_object().get(reason) != simdjson::SUCCESS) return;
+        why = end_reason(reason, reason_text);
+      } else if (key == "Task Info") {
+        od::object info;
+        if (value.get_object().get(info) != simdjson::SUCCESS) return;
+        for (auto field : info) {
+          std::string_view k;
+          if (field.unescaped_key().get(k) != simdjson::SUCCESS) return;
+          if (k == "Launch Time")
+            t.launch = num(field.value());
+          else if (k == "Finish Time")
+            finish = num(field.value());
+          else if (k == "Executor ID")
+            executor = view(field.value());
+          else if (k == "Host")
+            host = view(field.value());
+          else if (k == "Speculative")
+            t.speculative = boolean(field.value());
+          else if (k == "Failed")
+            failed = failed || boolean(field.value());
+          else if (k == "Killed")
+            killed = killed || boolean(field.value());
+          else if (k == "Accumulables" && !app_.accumulators.empty())
+            accumulables(field.value());
+        }
+        t.executor = executor_index(executor, host);
+      } else if (key == "Task Metrics") {
+        od::object mo;
+        if (value.get_object().get(mo) != simdjson::SUCCESS) return;
+        task_metrics(mo, m, peak, t, shuffle_read_bytes, shuffle_read_records);
+      }
+    });
+    if (fields != simdjson::SUCCESS) return fields;
+    if (stage_id < 0) return missing("Stage ID");
+    s = &stage_at(stage_id);
+    // As Spark's status listener counts them: a commit denied is a kill (another attempt wrote it).
+    failed = failed || reason_text != "Success";
+    killed = killed || reason_text == "TaskKilled" || reason_text == "TaskCommitDenied";
+    t.status = killed ? TaskStatus::killed : failed ? TaskStatus::failed : TaskStatus::success;
+    if (t.status != TaskStatus::success) t.reason = reason_index(why.empty() ? std::string(reason_text) : why);
+    t.duration =
+        finish > t.launch ? static_cast<std::uint32_t>(std::min<std::int64_t>(finish - t.launch, UINT32_MAX)) : 0;
+    StageMetrics& sm = s->m;
+    ++sm.tasks;
+    if (killed)
+      ++sm.killed_tasks;
+    else if (failed)
+      ++sm.failed_tasks;
+    sm.task_ms += t.duration;
+    if (failed || killed) sm.failed_task_ms += t.duration;
+    if (!failed && !killed) s->durations.push_back(t.duration);
+    sm.run_ms += m.run_ms;
+    sm.cpu_ns += m.cpu_ns;
+    sm.gc_ms += m.gc_ms;
+    sm.peak_execution_memory = std::max(sm.peak_execution_memory, peak);
+    sm.peak_execution_memory_sum += peak;
+    sm.memory_spill += m.memory_spill;
+    sm.disk_spill += m.disk_spill;
+    sm.shuffle_read_bytes += shuffle_read_bytes;
+    sm.shuffle_read_records += shuffle_read_records;
+    sm.shuffle_write_bytes += m.shuffle_write_bytes;
+    sm.shuffle_write_records += m.shuffle_write_records;
+    sm.input_bytes += m.input_bytes;
+    sm.input_records += m.input_records;
+    sm.output_bytes += m.output_bytes;
+    sm.output_records += m.output_records;
+    t.read_bytes = m.input_bytes + shuffle_read_bytes;
+    t.read_records = m.input_records + shuffle_read_records;
+    s->tasks.push_back(t);
+    return simdjson::SUCCESS;
+  }
+
+  // What a task's end reason says, as one line a report can print whole: the exception and its
+  // message (a Python worker's own exception, the traceback's last line), the fetch failure, the
+  // executor loss, the kill reason. `kind` is set to the reason's name.
+  static std::string end_reason(od::object& reason, std::string_view& kind) {
+    std::string cls, description, message, loss, kill, exec;
+    bool by_app = true;
+    for (auto f : reason) {
+      std::string_view k;
+      if (f.unescaped_key().get(k) != simdjson::SUCCESS) break;
+      if (k == "Reason")
+        kind = view(f.value());
+      else if (k == "Class Name")
+        cls = str(f.value());
+      else if (k == "Description")
+        description = str(f.value());
+      else if (k == "Message")
+        message = str(f.value());
+      else if (k == "Loss Reason")
+        loss = str(f.value());
+      else if (k == "Kill Reason")
+        kill = str(f.value());
+      else if (k == "Executor ID")
+        exec = str(f.value());
+      else if (k == "Exit Caused By App")
+        by_app = boolean(f.value());
     }
-    od::object info;
-    bool failed = reason_text != "Success";
-    bool killed = reason_text == "TaskKilled";
-    std::int64_t launch = 0, finish = 0;
-    if (doc["Task Info"].get_object().get(info) == simdjson::SUCCESS) {
-      for (auto field : info) {
-        std::string_view key;
-        if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
-        if (key == "Launch Time")
-          launch = num(field.value());
-        else if (key == "Finish Time")
-          finish = num(field.value());
-        else if (key == "Failed")
-          failed = failed || boolean(field.value());
-        else if (key == "Killed")
-          killed = killed || boolean(field.value());
-        else if (key == "Accumulables" && !app_.accumulators.empty())
-          accumulables(field.value());
+    std::string text(kind);
+    if (kind == "ExceptionFailure") {
+      text = cls;
+      if (!description.empty()) text += ": " + one_line(description);
+    } else if (kind == "FetchFailed") {
+      text = "FetchFailed" + (message.empty() ? std::string() : ": " + one_line(message));
+    } else if (kind == "ExecutorLostFailure") {
+      text = "ExecutorLostFailure: executor " + exec + " lost" + (by_app ? "" : " (not caused by the application)") +
+             (loss.empty() ? std::string() : ": " + one_line(loss));
+    } else if (kind == "TaskKilled") {
+      text = "TaskKilled" + (kill.empty() ? std::string() : ": " + one_line(kill));
+    }
+    return text;
+  }
+
+  // The line of a message that says what happened: a Python traceback's last line (the exception),
+  // otherwise the first line. At most 2000 bytes.
+  static std::string one_line(const std::string& text) {
+    std::string_view v(text);
+    std::string_view pick = v.substr(0, v.find('\n'));
+    if (auto tb = v.find("Traceback (most recent call last)"); tb != std::string_view::npos) {
+      std::string_view rest = v.substr(tb);
+      // The exception line ends the traceback: the last line that does not start with a space.
+      std::size_t end = rest.size();
+      while (end > 0) {
+        std::size_t start = rest.rfind('\n', end - 1);
+        std::string_view l = rest.substr(start == std::string_view::npos ? 0 : start + 1,
+                                         end - (start == std::string_view::npos ? 0 : start + 1));
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        if (!l.empty() && l.front() != ' ' && l.front() != '\t' && l.find("Traceback") != 0) {
+          pick = l;
+          break;
+        }
+        if (start == std::string_view::npos) break;
+        end = start;
       }
     }
-    if (killed)
-      ++s.m.killed_tasks;
-    else if (failed)
-      ++s.m.failed_tasks;
-    std::uint32_t dur =
-        finish > launch ? static_cast<std::uint32_t>(std::min<std::int64_t>(finish - launch, UINT32_MAX)) : 0;
-    s.m.task_ms += dur;
-    if (failed || killed) s.m.failed_task_ms += dur;
-    if (!failed && !killed) s.durations.push_back(dur);
-    od::object m;
-    if (doc["Task Metrics"].get_object().get(m) != simdjson::SUCCESS) return simdjson::SUCCESS;
-    // One pass over the metrics in the order Spark writes them: no rewinding.
-    for (auto field : m) {
+    return std::string(pick.substr(0, 2000));
+  }
+
+  std::uint32_t executor_index(std::string_view id, std::string_view host) {
+    auto it = executor_at_.find(id);
+    if (it != executor_at_.end()) return it->second;
+    auto i = static_cast<std::uint32_t>(app_.executor_ids.size());
+    app_.executor_ids.emplace_back(id);
+    app_.executor_hosts.emplace_back(host);
+    executor_at_.emplace(app_.executor_ids.back(), i);
+    return i;
+  }
+
+  std::uint32_t reason_index(const std::string& why) {
+    if (app_.reasons.empty()) app_.reasons.emplace_back();
+    auto it = reason_at_.find(why);
+    if (it != reason_at_.end()) return it->second;
+    auto i = static_cast<std::uint32_t>(app_.reasons.size());
+    app_.reasons.push_back(why);
+    reason_at_.emplace(why, i);
+    return i;
+  }
+
+  static void task_metrics(od::object& mo, StageMetrics& m, std::uint64_t& peak, Task& t, std::uint64_t& read_bytes,
+                           std::uint64_t& read_records) {
+    for (auto field : mo) {
       std::string_view key;
-      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return;
       od::value v = field.value();
-      if (key == "Executor Run Time")
-        s.m.run_ms += unum(v);
-      else if (key == "Executor CPU Time")
-        s.m.cpu_ns += unum(v);
-      else if (key == "JVM GC Time")
-        s.m.gc_ms += unum(v);
-      else if (key == "Peak Execution Memory")
-        s.m.peak_execution_memory = std::max(s.m.peak_execution_memory, unum(v));
-      else if (key == "Memory Bytes Spilled")
-        s.m.memory_spill += unum(v);
-      else if (key == "Disk Bytes Spilled")
-        s.m.disk_spill += unum(v);
-      else if (key == "Shuffle Read Metrics")
-        shuffle_read(v, s.m);
-      else if (key == "Shuffle Write Metrics") {
+      if (key == "Executor Run Time") {
+        m.run_ms += unum(v);
+        t.run_ms = static_cast<std::uint32_t>(std::min<std::uint64_t>(m.run_ms, UINT32_MAX));
+      } else if (key == "Executor CPU Time") {
+        m.cpu_ns += unum(v);
+        t.cpu_ms = static_cast<std::uint32_t>(std::min<std::uint64_t>(m.cpu_ns / 1000000, UINT32_MAX));
+      } else if (key == "JVM GC Time") {
+        m.gc_ms += unum(v);
+        t.gc_ms = static_cast<std::uint32_t>(std::min<std::uint64_t>(m.gc_ms, UINT32_MAX));
+      } else if (key == "Peak Execution Memory") {
+        peak = unum(v);
+      } else if (key == "Memory Bytes Spilled") {
+        m.memory_spill += unum(v);
+      } else if (key == "Disk Bytes Spilled") {
+        m.disk_spill += unum(v);
+      } else if (key == "Shuffle Read Metrics") {
+        StageMetrics r;
+        shuffle_read(v, r);
+        read_bytes += r.shuffle_read_bytes;
+        read_records += r.shuffle_read_records;
+      } else if (key == "Shuffle Write Metrics") {
         od::object w;
         if (v.get_object().get(w) != simdjson::SUCCESS) continue;
         for (auto f : w) {
           std::string_view k;
           if (f.unescaped_key().get(k) != simdjson::SUCCESS) break;
           if (k == "Shuffle Bytes Written")
-            s.m.shuffle_write_bytes += unum(f.value());
+            m.shuffle_write_bytes += unum(f.value());
           else if (k == "Shuffle Records Written")
-            s.m.shuffle_write_records += unum(f.value());
+            m.shuffle_write_records += unum(f.value());
         }
       } else if (key == "Input Metrics" || key == "Output Metrics") {
         bool input = key == "Input Metrics";
@@ -249,13 +402,12 @@ class Builder {
           std::string_view k;
           if (f.unescaped_key().get(k) != simdjson::SUCCESS) break;
           if (k == "Bytes Read" || k == "Bytes Written")
-            (input ? s.m.input_bytes : s.m.output_bytes) += unum(f.value());
+            (input ? m.input_bytes : m.output_bytes) += unum(f.value());
           else if (k == "Records Read" || k == "Records Written")
-            (input ? s.m.input_records : s.m.output_records) += unum(f.value());
+            (input ? m.input_records : m.output_records) += unum(f.value());
         }
       }
     }
-    return simdjson::SUCCESS;
   }
 
   static void shuffle_read(od::value& v, StageMetrics& m) {
@@ -305,6 +457,7 @@ class Builder {
     std::int64_t submitted = 0, done = 0;
     std::uint64_t tasks = 0;
     std::vector<std::string> operators;
+    std::vector<int> parents;
     for (auto field : info) {
       std::string_view key;
       if (field.unescaped_key().get(key) != simdjson::SUCCESS) return simdjson::TAPE_ERROR;
@@ -324,6 +477,11 @@ class Builder {
         failure = str(field.value());
       else if (key == "RDD Info" && !completed)
         rdd_scopes(field.value(), operators);
+      else if (key == "Parent IDs") {
+        od::array ids;
+        if (field.value().get_array().get(ids) != simdjson::SUCCESS) continue;
+        for (auto id : ids) parents.push_back(static_cast<int>(num(id)));
+      }
     }
     if (s == nullptr) return missing("Stage ID");
     if (!completed) ++s->attempts;
@@ -332,6 +490,7 @@ class Builder {
     if (!details.empty()) s->details = std::move(details);
     if (tasks > 0) s->num_tasks = tasks;
     if (s->operators.empty()) s->operators = std::move(operators);
+    if (s->parents.empty()) s->parents = std::move(parents);
     if (submitted > 0 && (s->submitted == 0 || submitted < s->submitted)) s->submitted = submitted;
     if (done > s->completed) s->completed = done;
     if (completed && !failure.empty()) {
@@ -481,7 +640,8 @@ class Builder {
           od::object mo;
           if (m.get_object().get(mo) != simdjson::SUCCESS) break;
           std::string name = str(mo["name"]);
-          if (name != "data size") continue;
+          // "data size" since Spark 3.0; "data size total (min, med, max)" in 2.x.
+          if (name != "data size" && name.rfind("data size total", 0) != 0) continue;
           std::int64_t id = num(mo["accumulatorId"]);
           nodes[me].data_size_accumulator = id;
           app_.accumulators.try_emplace(id, -1);  // -1: no update seen
@@ -574,6 +734,7 @@ class Builder {
   od::parser parser_;
   simdjson::dom::parser dom_;
   std::uint32_t line_no_ = 0;
+  std::map<std::string, std::uint32_t, std::less<>> executor_at_, reason_at_;
   std::map<std::string, int> cores_;
 };
 

@@ -1,10 +1,13 @@
 // The diagnosis summary, the ranking of applications and the JSON form of event-log results.
 #include "report/eventlog.hpp"
+
+#include "eventlog/whatif.hpp"
 #include "util/printable.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -162,7 +165,46 @@ std::string render_eventlog_ranking(const std::vector<const EventLogResult*>& ra
   return out;
 }
 
-std::string render_eventlog_json(const std::vector<const EventLogResult*>& results, const std::string& tool_version) {
+std::string render_eventlog_whatif(const EventLogResult& r, const std::vector<int>& executors, const CostOptions& cost,
+                                   bool markdown) {
+  const Application& app = r.app;
+  eventlog::WhatIf w = eventlog::what_if(app, executors);
+  std::string out = fmt::format("\n{}What if the cluster were another size\n", markdown ? "### " : "");
+  if (!w.usable) return out + "\nNot simulated: the log records no finished task to replay.\n";
+  bool photon = app.engine() == "photon";
+  double rate = cost.dbu_rate * (photon ? cost.photon_multiplier : 1.0);
+  auto signed_pct = [](double x) { return fmt::format("{:+.0f} %", x); };
+  out += fmt::format(
+      "\nEach task replayed with the duration it had, {} at a time per executor ({} executor{} per node, plus the "
+      "driver's node); {} of driver time (no job running) stays as it was.\n",
+      w.slots_per_executor, w.executors_per_node, w.executors_per_node == 1 ? "" : "s", format_ms(w.driver_ms));
+  if (!markdown) out += "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : w.rows) {
+    std::vector<std::string> cells{
+        std::to_string(row.executors), std::to_string(row.slots), format_ms(row.wall_ms),
+        row.as_run ? "as run"
+                   : signed_pct(100.0 * (static_cast<double>(row.wall_ms) - static_cast<double>(w.simulated_ms)) /
+                                std::max<double>(1.0, static_cast<double>(w.simulated_ms))),
+        fmt::format("{:.2f}", row.node_hours)};
+    if (rate > 0) cells.push_back(fmt::format("{:.2f}", row.node_hours * rate));
+    rows.push_back(std::move(cells));
+  }
+  std::vector<std::string> head{"executors", "task slots", "wall time", "vs as run", "node-hours"};
+  if (rate > 0) head.push_back(photon ? "DBU (Photon rate)" : "DBU");
+  out += table(head, rows, markdown);
+  double err = 100.0 * (static_cast<double>(w.simulated_ms) - static_cast<double>(w.measured_ms)) /
+               static_cast<double>(std::max<std::int64_t>(1, w.measured_ms));
+  out += fmt::format(
+      "\nAs run: {} measured, {} simulated (the model is off by {:.1f} % on this log). Critical path: {} (driver "
+      "time and the longest chain of tasks; no cluster size finishes sooner).\n",
+      format_ms(w.measured_ms), format_ms(w.simulated_ms), std::abs(err), format_ms(w.critical_path_ms));
+  if (rate <= 0) out += "Cost: give --dbu-rate (DBU per node-hour) for the DBU of each size.\n";
+  return out;
+}
+
+std::string render_eventlog_json(const std::vector<const EventLogResult*>& results, const std::string& tool_version,
+                                 const std::vector<int>& what_if) {
   nlohmann::ordered_json root;
   root["version"] = kEventLogJsonVersion;
   root["tool"] = {{"name", "planlint"}, {"version", tool_version}};
@@ -196,6 +238,23 @@ std::string render_eventlog_json(const std::vector<const EventLogResult*>& resul
       alive += c.cores;
       timeline.push_back({{"time_ms", c.time}, {"executor", c.id}, {"cores_change", c.cores}, {"cores", alive}});
     }
+    if (eventlog::WhatIf w = eventlog::what_if(a, what_if); w.usable) {
+      auto& sim = j["simulation"] = {{"executors", w.executors},
+                                     {"cores_per_executor", w.cores_per_executor},
+                                     {"slots_per_executor", w.slots_per_executor},
+                                     {"executors_per_node", w.executors_per_node},
+                                     {"measured_ms", w.measured_ms},
+                                     {"simulated_ms", w.simulated_ms},
+                                     {"driver_ms", w.driver_ms},
+                                     {"critical_path_ms", w.critical_path_ms}};
+      auto& rows = sim["what_if"] = nlohmann::ordered_json::array();
+      for (const auto& row : w.rows)
+        rows.push_back({{"executors", row.executors},
+                        {"task_slots", row.slots},
+                        {"wall_ms", row.wall_ms},
+                        {"node_hours", row.node_hours},
+                        {"as_run", row.as_run}});
+    }
     auto& probs = j["problems"] = nlohmann::ordered_json::array();
     for (const auto& p : a.problems) probs.push_back({{"line", p.line}, {"message", p.message}});
     auto& conf = j["config"] = nlohmann::ordered_json::object();
@@ -207,40 +266,56 @@ std::string render_eventlog_json(const std::vector<const EventLogResult*>& resul
     auto& stages = j["stages"] = nlohmann::ordered_json::array();
     for (const auto& [id, s] : a.stages) {
       const auto& m = s.m;
-      nlohmann::ordered_json st{
-          {"id", s.id},
-          {"name", s.name},
-          {"attempts", s.attempts},
-          {"failed_attempts", s.failed_attempts},
-          {"job", s.job},
-          {"sql_execution", s.sql_execution},
-          {"submission_ms", s.submitted},
-          {"completion_ms", s.completed},
-          {"duration_ms", s.duration_ms()},
-          {"partitions", s.num_tasks},
-          {"tasks", m.tasks},
-          {"failed_tasks", m.failed_tasks},
-          {"killed_tasks", m.killed_tasks},
-          {"input_bytes", m.input_bytes},
-          {"input_records", m.input_records},
-          {"output_bytes", m.output_bytes},
-          {"output_records", m.output_records},
-          {"shuffle_read_bytes", m.shuffle_read_bytes},
-          {"shuffle_read_records", m.shuffle_read_records},
-          {"shuffle_write_bytes", m.shuffle_write_bytes},
-          {"shuffle_write_records", m.shuffle_write_records},
-          {"memory_spill_bytes", m.memory_spill},
-          {"disk_spill_bytes", m.disk_spill},
-          {"gc_ms", m.gc_ms},
-          {"executor_run_ms", m.run_ms},
-          {"executor_cpu_ns", m.cpu_ns},
-          {"task_ms", m.task_ms},
-          {"peak_execution_memory_bytes", m.peak_execution_memory},
-          {"task_duration_ms",
-           {{"min", s.q.min}, {"p25", s.q.p25}, {"median", s.q.median}, {"p75", s.q.p75}, {"max", s.q.max}}},
-          {"operators", s.operators},
-          {"failure_reason", s.failure_reason}};
+      nlohmann::ordered_json st{{"id", s.id},
+                                {"name", s.name},
+                                {"attempts", s.attempts},
+                                {"failed_attempts", s.failed_attempts},
+                                {"job", s.job},
+                                {"sql_execution", s.sql_execution},
+                                {"submission_ms", s.submitted},
+                                {"completion_ms", s.completed},
+                                {"duration_ms", s.duration_ms()},
+                                {"partitions", s.num_tasks},
+                                {"tasks", m.tasks},
+                                {"failed_tasks", m.failed_tasks},
+                                {"killed_tasks", m.killed_tasks},
+                                {"input_bytes", m.input_bytes},
+                                {"input_records", m.input_records},
+                                {"output_bytes", m.output_bytes},
+                                {"output_records", m.output_records},
+                                {"shuffle_read_bytes", m.shuffle_read_bytes},
+                                {"shuffle_read_records", m.shuffle_read_records},
+                                {"shuffle_write_bytes", m.shuffle_write_bytes},
+                                {"shuffle_write_records", m.shuffle_write_records},
+                                {"memory_spill_bytes", m.memory_spill},
+                                {"disk_spill_bytes", m.disk_spill},
+                                {"gc_ms", m.gc_ms},
+                                {"executor_run_ms", m.run_ms},
+                                {"executor_cpu_ns", m.cpu_ns},
+                                {"task_ms", m.task_ms},
+                                {"peak_execution_memory_bytes", m.peak_execution_memory},
+                                {"peak_execution_memory_sum_bytes", m.peak_execution_memory_sum},
+                                {"task_duration_ms",
+                                 {{"min", s.q.min},
+                                  {"p05", s.q.p05},
+                                  {"p25", s.q.p25},
+                                  {"median", s.q.median},
+                                  {"p75", s.q.p75},
+                                  {"p95", s.q.p95},
+                                  {"max", s.q.max}}},
+                                {"parents", s.parents},
+                                {"operators", s.operators},
+                                {"failure_reason", s.failure_reason}};
+      if (!s.spark_name.empty()) st["spark_name"] = s.spark_name;
       if (auto site = parse_call_site(s.name)) st["call_site"] = {{"file", site->file}, {"line", site->line}};
+      auto& fails = st["task_failures"] = nlohmann::ordered_json::array();
+      for (const auto& g : a.failures(s))
+        fails.push_back({{"reason", g.reason},
+                         {"status", g.status == eventlog::TaskStatus::killed ? "killed" : "failed"},
+                         {"tasks", g.tasks},
+                         {"speculative", g.speculative},
+                         {"executors", g.executors},
+                         {"hosts", g.hosts}});
       stages.push_back(std::move(st));
     }
     auto& sql = j["sql_executions"] = nlohmann::ordered_json::array();
