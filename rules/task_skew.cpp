@@ -24,15 +24,21 @@ The time it explains is the longest task minus the median: what the stage would 
 largest partition were a typical one.
 
 It tells the causes apart from the longest task's own metrics, because each needs other advice:
-- **data skew**: the task read at least twice the records (or bytes) of the median task: a hot key.
-  Advice: AQE's skew join for a join, salting, filtering null keys.
+- **data skew**: the task read at least twice the shuffle records (or bytes) of the median task: a
+  hot key. Advice: AQE's skew join for a join, salting, filtering null keys.
+- **uneven input**: it read at least twice the median's input records from the data source (one
+  large unsplittable file): advice on the files, never salting.
 - **a straggler**: the task read about what its siblings did (at most 1.5x) and spent under half of
-  its run time on CPU, not much more CPU than the median task: the time went to a slow or busy
-  node, GC or I/O, not to its data. The message names its executor and host and any speculative
+  its time on CPU, not much more CPU than the median task (or, in logs without CPU time, under half
+  of it running): the time went to a slow or busy node, GC or I/O, not to its data. The message names its executor and host and any speculative
   copies; the advice is the node and `spark.speculation`, never salting.
 - **uneven work**: the same amount read but at least twice the median's CPU time: some rows cost
   more than others (large arrays, an explode, a UDF).
-When the log has no read metrics the message says so and gives the skew advice.
+- **same reads, CPU unknown** (Spark before 2.1 records no CPU time): not a hot key; the message
+  says the log cannot tell a slow node from costlier rows.
+Tasks that read nothing (a `parallelize`, a `range`) all read the same. When none of these fits
+(the slow task read up to twice the median, with a CPU share the rules above do not cover), the
+message gives what it read and its CPU time, with the skew advice.
 
 ## Why is this bad?
 A stage ends when its last task ends. One hot key (a null, a default customer id) puts most of
@@ -70,57 +76,104 @@ double ratio(std::uint64_t a, std::uint64_t b) {
   return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b);
 }
 
-// What made the slowest task slow, from what it read and how much of its time was CPU.
-enum class Cause { data_skew, straggler, work_skew, unknown };
+// What made the slowest task slow, from what it read and how its time was spent.
+enum class Cause { data_skew, input_skew, straggler, work_skew, same_reads, unknown };
 
 struct Diagnosis {
   Cause cause = Cause::unknown;
   std::string evidence;
 };
 
-Diagnosis diagnose(const EventLogContext& ctx, const Stage& s, const Task& slow) {
-  std::vector<std::uint64_t> records, bytes, cpu;
-  for (const auto& t : s.tasks) {
-    if (t.status != TaskStatus::success) continue;
-    records.push_back(t.read_records);
-    bytes.push_back(t.read_bytes);
-    cpu.push_back(t.cpu_ms);
+// How the slow task's reads compare with the median task's: records when the log counts them, else bytes.
+struct ReadCompare {
+  bool any = false;     // some task read something of this kind
+  bool skewed = false;  // the slow task read at least twice the median (or the others read none)
+  bool even = true;     // the slow task read at most 1.5 times the median
+  std::string text;
+};
+
+ReadCompare compare_reads(const std::vector<const Task*>& ok, const Task& slow, bool shuffle) {
+  std::vector<std::uint64_t> records, bytes;
+  for (const auto* t : ok) {
+    records.push_back(shuffle ? t->shuffle_records : t->input_records);
+    bytes.push_back(shuffle ? t->shuffle_bytes : t->input_bytes);
   }
-  std::uint64_t med_records = median_of(records), med_bytes = median_of(bytes), med_cpu = median_of(cpu);
-  bool by_records = med_records > 0 || slow.read_records > 0;
-  double read = by_records ? ratio(slow.read_records, med_records) : ratio(slow.read_bytes, med_bytes);
-  bool read_known = by_records || med_bytes > 0 || slow.read_bytes > 0;
-  Diagnosis d;
+  std::uint64_t med_records = median_of(records), med_bytes = median_of(bytes);
+  std::uint64_t mine_records = shuffle ? slow.shuffle_records : slow.input_records;
+  std::uint64_t mine_bytes = shuffle ? slow.shuffle_bytes : slow.input_bytes;
+  ReadCompare c;
+  bool by_records = med_records > 0 || mine_records > 0;
+  std::uint64_t mine = by_records ? mine_records : mine_bytes, med = by_records ? med_records : med_bytes;
+  c.any = mine > 0 || med > 0;
+  if (!c.any) return c;
+  double r = ratio(mine, med);
+  c.skewed = med == 0 ? mine > 0 : r >= 2.0;
+  c.even = med > 0 && r <= 1.5;
+  std::string what = shuffle ? "shuffle" : "input";
+  c.text = by_records ? fmt::format("{} {} records against a median of {}", mine_records, what, med_records)
+                      : fmt::format("{} of {} against a median of {}", format_bytes(mine_bytes), what,
+                                    format_bytes(med_bytes));
+  if (c.skewed) c.text += med == 0 ? " (the others read none)" : fmt::format(" ({:.1f}x)", r);
+  return c;
+}
+
+Diagnosis diagnose(const EventLogContext& ctx, const Stage& s, const Task& slow) {
+  std::vector<const Task*> ok;
+  for (const auto& t : s.tasks)
+    if (t.status == TaskStatus::success) ok.push_back(&t);
+  std::vector<std::uint64_t> cpu;
+  for (const auto* t : ok) cpu.push_back(t->cpu_ms);
+  std::uint64_t med_cpu = median_of(cpu);
+  bool cpu_known = std::any_of(ok.begin(), ok.end(), [](const Task* t) { return t->cpu_ms > 0; });
+  ReadCompare shuffle = compare_reads(ok, slow, true), input = compare_reads(ok, slow, false);
   const auto& app = ctx.app();
   std::string where = slow.executor < app.executor_ids.size()
                           ? fmt::format("executor {} on {}", app.executor_ids[slow.executor],
                                         app.executor_hosts[slow.executor].empty() ? std::string("an unnamed host")
                                                                                   : app.executor_hosts[slow.executor])
                           : std::string("an unknown executor");
-  std::string what_read =
-      by_records ? fmt::format("{} records against a median of {}", slow.read_records, med_records)
-                 : fmt::format("{} against a median of {}", format_bytes(slow.read_bytes), format_bytes(med_bytes));
-  double cpu_share = slow.run_ms > 0 ? static_cast<double>(slow.cpu_ms) / static_cast<double>(slow.run_ms) : -1.0;
-  if (read_known && (read >= 2.0 || (med_records == 0 && by_records && slow.read_records > 0) ||
-                     (!by_records && med_bytes == 0 && slow.read_bytes > 0))) {
+  std::string reads = shuffle.any && input.any ? shuffle.text + ", " + input.text
+                      : shuffle.any            ? shuffle.text
+                      : input.any              ? input.text
+                                               : std::string("none of the stage's tasks read input or shuffle data");
+  bool even = (!shuffle.any || shuffle.even) && (!input.any || input.even);
+  Diagnosis d;
+  if (shuffle.skewed) {
     d.cause = Cause::data_skew;
-    d.evidence = fmt::format("it read {} ({}): data skew", what_read,
-                             read > 0 ? fmt::format("{:.1f}x", read) : std::string("the others read none"));
-  } else if (read_known && read <= 1.5 && cpu_share >= 0 && cpu_share < 0.5 && ratio(slow.cpu_ms, med_cpu) < 2.0) {
+    d.evidence = fmt::format("it read {}: data skew (a hot key)", shuffle.text);
+  } else if (input.skewed) {
+    d.cause = Cause::input_skew;
+    d.evidence = fmt::format("it read {}: the input is split unevenly", input.text);
+  } else if (!even) {
+    d.evidence = fmt::format("it read {}", reads);
+  } else if (cpu_known && slow.duration > 0 && slow.cpu_ms * 2 < slow.duration && ratio(slow.cpu_ms, med_cpu) < 2.0) {
     d.cause = Cause::straggler;
     d.evidence = fmt::format(
         "it read what its siblings did ({}) and spent {} of its {} on CPU, on {}{}: a straggler (a slow or busy node, "
         "GC, I/O), not data skew",
-        what_read, format_ms(slow.cpu_ms), format_ms(slow.run_ms), where,
-        slow.gc_ms * 4 >= slow.run_ms && slow.run_ms > 0 ? fmt::format(", {} of it in GC", format_ms(slow.gc_ms)) : "");
-  } else if (read_known && read <= 1.5 && med_cpu > 0 && ratio(slow.cpu_ms, med_cpu) >= 2.0) {
+        reads, format_ms(slow.cpu_ms), format_ms(slow.duration), where,
+        slow.gc_ms * 4 >= slow.duration ? fmt::format(", {} of it in GC", format_ms(slow.gc_ms)) : "");
+  } else if (cpu_known && med_cpu > 0 && ratio(slow.cpu_ms, med_cpu) >= 2.0) {
     d.cause = Cause::work_skew;
     d.evidence = fmt::format(
-        "it read what its siblings did ({}) but computed {:.1f}x the median task's CPU time: some rows cost far more "
+        "it read what its siblings did ({}) but used {:.1f}x the median task's CPU time: some rows cost far more "
         "than others (large arrays or strings, an explode, a UDF)",
-        what_read, ratio(slow.cpu_ms, med_cpu));
+        reads, ratio(slow.cpu_ms, med_cpu));
+  } else if (!cpu_known && slow.run_ms * 2 < slow.duration) {
+    d.cause = Cause::straggler;
+    d.evidence = fmt::format(
+        "it read what its siblings did ({}) and ran {} of its {} (the rest: deserializing, waiting, fetching its "
+        "result), on {}: a straggler, not data skew",
+        reads, format_ms(slow.run_ms), format_ms(slow.duration), where);
+  } else if (!cpu_known) {
+    d.cause = Cause::same_reads;
+    d.evidence = fmt::format(
+        "it read what its siblings did ({}), on {}: not data skew; a slow node or rows that cost more (this log "
+        "records no CPU time to tell them apart)",
+        reads, where);
   } else {
-    d.evidence = read_known ? fmt::format("it read {}", what_read) : "the log records no read metrics for its tasks";
+    d.evidence = fmt::format("it read {} and spent {} of its {} on CPU", reads, format_ms(slow.cpu_ms),
+                             format_ms(slow.duration));
   }
   return d;
 }
@@ -149,7 +202,9 @@ void check_task_skew(EventLogContext& ctx) {
                n.name.find("ShuffledHashJoin") != std::string::npos;
     std::string ops;
     for (std::size_t i = 0; i < s.operators.size() && i < 4; ++i) ops += (i > 0 ? ", " : "") + s.operators[i];
-    const char* what = why.cause == Cause::straggler ? "waited for a straggler" : "is skewed";
+    const char* what = why.cause == Cause::straggler    ? "waited for a straggler"
+                       : why.cause == Cause::same_reads ? "waited for one slow task"
+                                                        : "is skewed";
     std::string msg = fmt::format(
         "stage {} ({}) {}: its longest task ran {} against a median of {} ({:.1f}x; tasks min {} / p25 {} / "
         "median {} / p75 {} / max {}, {} task{}); {}{}{}",
@@ -168,6 +223,17 @@ void check_task_skew(EventLogContext& ctx) {
                               : "not a data problem: look at that executor's host (GC, disk, a noisy neighbour); "
                                 "spark.speculation=true re-runs such tasks elsewhere; salting or AQE's skew join would "
                                 "not help";
+        break;
+      case Cause::input_skew:
+        fix =
+            "the read gave one task most of the input (one large unsplittable file such as gzip CSV or JSON, or a few "
+            "large files): store it splittable (Parquet, bzip2, smaller files) or repartition right after the read; "
+            "salting a key would not help";
+        break;
+      case Cause::same_reads:
+        fix =
+            "not a hot key: look at that executor's host (GC, disk, a noisy neighbour) and at rows that cost more "
+            "than others; spark.speculation=true re-runs slow tasks elsewhere";
         break;
       case Cause::work_skew:
         fix =

@@ -79,7 +79,11 @@ check "a straggler is named as one, with its host and speculative copy, and gets
   "grep -q 'waited for a straggler' $tmp/out.txt && grep -q 'on executor 2 on host-2' $tmp/out.txt && grep -q '1 speculative copy' $tmp/out.txt && ! grep -q 'salt it' $tmp/out.txt && ! grep -q 'failed-stages' $tmp/out.txt"
 "$planlint" eventlog "$tmp/skew.log" >"$tmp/out.txt"
 check "data skew is named as one, with the records the slow task read" \
-  "grep -q 'it read 3000 records against a median of 1100 (2.7x): data skew' $tmp/out.txt && grep -q 'salt it' $tmp/out.txt"
+  "grep -q 'it read 20000 shuffle records against a median of 1000 (20.0x): data skew' $tmp/out.txt && grep -q 'salt it' $tmp/out.txt"
+gen "$tmp/input.log" --stages 2 --tasks 200 --input-skew-stage 0
+"$planlint" eventlog "$tmp/input.log" >"$tmp/out.txt"
+check "uneven input splits are told from a hot key, and the advice is about the files" \
+  "grep -q 'it read 2000 input records against a median of 100 (20.0x): the input is split unevenly' $tmp/out.txt && grep -q 'unsplittable' $tmp/out.txt && ! grep -q 'salt it' $tmp/out.txt"
 # Failures: every reason printed whole, grouped, with where they happened.
 gen "$tmp/fail.log" --stages 2 --tasks 200 --fail-stage 1 --fail-host host-2
 "$planlint" eventlog "$tmp/fail.log" >"$tmp/out.txt"

@@ -20,6 +20,8 @@ p.add_argument("--spill-stage", type=int, action="append", default=[])
 p.add_argument("--gc-stage", type=int, action="append", default=[])
 p.add_argument("--fail-stage", type=int, action="append", default=[])
 p.add_argument("--fail-host", default="", help="with --fail-stage: every failed task ran on this host")
+p.add_argument("--input-skew-stage", type=int, action="append", default=[],
+               help="its task 0 reads 20x the input records (one large unsplittable file)")
 p.add_argument("--straggler-stage", type=int, action="append", default=[],
                help="its task 0 runs 20x longer reading what the others read, mostly off CPU, on host-2")
 p.add_argument("--speculate", action="store_true",
@@ -113,10 +115,12 @@ for s in range(a.stages):
     shuffle = int(a.shuffle_gb * (1 << 30) / a.tasks) if s > 0 else 0
     for i in range(a.tasks):
         dur = a.task_ms + (i % 7) * 10
-        records, cpu_ms = 100, dur - 20
+        records, shuffle_records, cpu_ms = 100, 1000, dur - 20
         skewed = s in a.skew_stage and i == 0
         straggler = s in a.straggler_stage and i == 0
-        if skewed:  # a hot key: the task reads 20 times the rows and works through them
+        if skewed:  # a hot key: the task reads 20 times the shuffled rows and works through them
+            dur, shuffle_records, cpu_ms = a.task_ms * 20, 20000, a.task_ms * 20 - 20
+        if s in a.input_skew_stage and i == 0:  # one big file for one task
             dur, records, cpu_ms = a.task_ms * 20, 2000, a.task_ms * 20 - 20
         if straggler:  # a slow node: the same rows, the time spent waiting
             dur, cpu_ms = a.task_ms * 20, a.task_ms - 20
@@ -153,7 +157,7 @@ for s in range(a.stages):
                                                         "Fetch Wait Time": 0, "Remote Bytes Read": shuffle // 2,
                                                         "Remote Bytes Read To Disk": 0,
                                                         "Local Bytes Read": shuffle - shuffle // 2,
-                                                        "Total Records Read": 1000},
+                                                        "Total Records Read": shuffle_records},
                                "Shuffle Write Metrics": {"Shuffle Bytes Written": 1000, "Shuffle Write Time": 1,
                                                          "Shuffle Records Written": 10},
                                "Input Metrics": {"Bytes Read": (1 << 20) * records // 100, "Records Read": records},

@@ -142,7 +142,7 @@ int run_eventlog(const EventLogRun& run) {
     for (const auto* r : ranked) files.push_back(lint::to_file_result(*r, run.options));
     report = report::render_sarif(files, report::ReportOptions{false, run.tool_version});
   } else if (run.format == "html") {
-    report = report::render_eventlog_html(ranked);
+    report = report::render_eventlog_html(ranked, run.what_if);
   } else {
     if (ranked.size() > 1) report = report::render_eventlog_ranking(ranked, markdown) + "\n";
     for (const auto* r : ranked) {

@@ -29,10 +29,10 @@ struct Task {
   std::uint32_t run_ms = 0;    // executor run time
   std::uint32_t cpu_ms = 0;    // executor CPU time
   std::uint32_t gc_ms = 0;
-  std::uint64_t read_bytes = 0;    // input + shuffle read
-  std::uint64_t read_records = 0;  // input + shuffle read records
-  std::uint32_t executor = 0;      // index into Application::executor_ids
-  std::uint32_t reason = 0;        // failed and killed: index into Application::reasons (0: none)
+  std::uint64_t input_bytes = 0, input_records = 0;      // read from the data source
+  std::uint64_t shuffle_bytes = 0, shuffle_records = 0;  // shuffle read
+  std::uint32_t executor = 0;                            // index into Application::executor_ids
+  std::uint32_t reason = 0;                              // failed and killed: index into Application::reasons (0: none)
   std::uint32_t stage_attempt = 0;
   TaskStatus status = TaskStatus::success;
   bool speculative = false;

@@ -265,8 +265,10 @@ class Builder {
     sm.input_records += m.input_records;
     sm.output_bytes += m.output_bytes;
     sm.output_records += m.output_records;
-    t.read_bytes = m.input_bytes + shuffle_read_bytes;
-    t.read_records = m.input_records + shuffle_read_records;
+    t.input_bytes = m.input_bytes;
+    t.input_records = m.input_records;
+    t.shuffle_bytes = shuffle_read_bytes;
+    t.shuffle_records = shuffle_read_records;
     s->tasks.push_back(t);
     return simdjson::SUCCESS;
   }

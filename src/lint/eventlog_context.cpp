@@ -63,6 +63,11 @@ std::optional<CallSite> parse_call_site(const std::string& stage_name) {
   return CallSite{std::move(file), line};
 }
 
+std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
+  if (n == 1) return fmt::format("1 {}", one);
+  return many.empty() ? fmt::format("{} {}s", n, one) : fmt::format("{} {}", n, many);
+}
+
 std::string format_ms(std::int64_t ms) {
   if (ms < 1000) return fmt::format("{} ms", ms);
   if (ms < 60'000) return fmt::format("{:.1f} s", static_cast<double>(ms) / 1000.0);

@@ -57,6 +57,8 @@ std::optional<CallSite> parse_call_site(const std::string& stage_name);
 
 // Milliseconds and bytes as a report prints them: "1 h 02 min", "3.4 s", "1.2 GiB".
 std::string format_ms(std::int64_t ms);
+// "1 job", "3 jobs"; `many` when the plural is not `one` + "s" ("1 copy", "2 copies").
+std::string counted(std::uint64_t n, std::string_view one, std::string_view many = {});
 std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace planlint::lint

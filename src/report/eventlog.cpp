@@ -58,6 +58,13 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
 
 std::string shorten(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "…"; }
 
+// Paths differ at their ends (the file) and often at their starts (the folder): cut in the middle.
+std::string shorten_middle(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  std::size_t head = (n - 1) / 3, tail = n - 1 - head;
+  return s.substr(0, head) + "…" + s.substr(s.size() - tail);
+}
+
 std::string on_off(const std::string& v, const std::string& dflt, bool markdown) {
   return v.empty() ? dflt + " (default)" : shown(v, markdown);
 }
@@ -82,16 +89,20 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   }
   std::string version = app.spark_version.empty() ? "unknown" : shown(app.spark_version, markdown);
   if (!app.databricks_runtime.empty()) version += ", Databricks runtime " + shown(app.databricks_runtime, markdown);
-  out += fmt::format(
-      "\nSpark {}, engine {}, ran {}{}, up to {} cores on {} node{}; {} jobs, {} stages, {} SQL executions\n", version,
-      shown(app.engine(), markdown), format_ms(app.duration_ms()), app.complete ? "" : " (incomplete log)",
-      app.max_cores(), app.nodes(), app.nodes() == 1 ? "" : "s", app.jobs.size(), app.stages.size(), app.sql.size());
+  // A figure the log does not give is said to be unknown, never printed as 0.
+  std::string ran =
+      app.duration_ms() > 0 ? "ran " + format_ms(app.duration_ms()) : "ran for a time the log does not give";
+  std::string cores = app.max_cores() > 0 ? fmt::format("up to {} cores", app.max_cores()) : "cores unknown";
+  out += fmt::format("\nSpark {}, engine {}, {}{}, {} on {}; {}, {}, {}\n", version, shown(app.engine(), markdown), ran,
+                     app.complete ? "" : " (incomplete log)", cores, counted(app.nodes(), "node"),
+                     counted(app.jobs.size(), "job"), counted(app.stages.size(), "stage"),
+                     counted(app.sql.size(), "SQL execution"));
   {
     int added = 0, removed = 0;
     for (const auto& c : app.executors) (c.cores >= 0 ? added : removed) += 1;
     if (added > 0)
-      out += fmt::format("Executors: {} added, {} removed over the run; at most {} cores at once\n", added, removed,
-                         app.max_cores());
+      out += fmt::format("Executors: {} added, {} removed over the run; at most {} at once\n", added, removed,
+                         counted(app.max_cores(), "core"));
   }
   out += fmt::format(
       "Configuration: AQE {}, spark.sql.shuffle.partitions {}, broadcast threshold {}, serializer {}, Arrow {}\n",
@@ -109,8 +120,9 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   if (!markdown) out += "\n";
   std::vector<std::vector<std::string>> rows;
   for (const Stage* s : app.slowest_stages(5)) {
+    bool ok = !s->durations.empty();  // a stage whose tasks all failed has no task time to show
     rows.push_back({std::to_string(s->id), shorten(s->name, 48), format_ms(s->duration_ms()),
-                    std::to_string(s->m.tasks), format_ms(s->q.median), format_ms(s->q.max),
+                    std::to_string(s->m.tasks), ok ? format_ms(s->q.median) : "-", ok ? format_ms(s->q.max) : "-",
                     format_bytes(s->m.input_bytes), format_bytes(s->m.shuffle_read_bytes),
                     format_bytes(s->m.shuffle_write_bytes), format_bytes(s->m.disk_spill),
                     percent(s->m.gc_ms, s->m.task_ms)});
@@ -142,26 +154,38 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
 }
 
 std::string render_eventlog_ranking(const std::vector<const EventLogResult*>& ranked, bool markdown) {
-  std::string out = markdown ? "## Applications ranked by the time their diagnoses explain\n\n"
-                             : "Applications ranked by the time their diagnoses explain\n\n";
-  std::vector<std::vector<std::string>> rows;
+  // Three groups, each ranked: logs whose diagnoses explain time, logs whose diagnoses explain none
+  // the log can measure, and logs with no diagnosis (or not read).
+  std::vector<const EventLogResult*> groups[3];
+  for (const auto* r : ranked) groups[r->explained_ms() > 0 ? 0 : !r->findings.empty() ? 1 : 2].push_back(r);
+  static constexpr const char* kTitles[] = {"Applications ranked by the time their diagnoses explain",
+                                            "Applications whose diagnoses explain no measurable time",
+                                            "Applications with no diagnosis"};
+  std::string out;
   int rank = 0;
-  for (const auto* r : ranked) {
-    ++rank;
-    std::map<std::string, int> by_rule;
-    for (const auto& f : r->findings) ++by_rule[std::string(f.diagnostic.rule->name)];
-    std::string top;
-    for (std::size_t i = 0; i < r->findings.size() && i < 3; ++i) {
-      const auto& f = r->findings[i];
-      top += (i > 0 ? "; " : "") + std::string(f.diagnostic.rule->name) +
-             (f.stage >= 0 ? " (stage " + std::to_string(f.stage) + ")" : "");
+  for (int g = 0; g < 3; ++g) {
+    if (groups[g].empty()) continue;
+    if (!out.empty()) out += "\n";
+    out += fmt::format("{}{}\n\n", markdown ? "## " : "", kTitles[g]);
+    std::vector<std::vector<std::string>> rows;
+    for (const auto* r : groups[g]) {
+      ++rank;
+      std::string top;
+      for (std::size_t i = 0; i < r->findings.size() && i < 3; ++i) {
+        const auto& f = r->findings[i];
+        top += (i > 0 ? "; " : "") + std::string(f.diagnostic.rule->name) +
+               (f.stage >= 0 ? " (stage " + std::to_string(f.stage) + ")" : "");
+      }
+      if (!r->io_error.empty()) top = "not analysed: " + r->io_error;
+      std::string name = r->app.name.empty() ? "(unnamed)" : r->app.name;
+      std::string app = shorten(name, 30) + (r->app.attempt.empty() ? "" : " (attempt " + r->app.attempt + ")");
+      rows.push_back({std::to_string(rank), shorten_middle(r->app.path, 60), app,
+                      r->app.duration_ms() > 0 ? format_ms(r->app.duration_ms()) : "-",
+                      r->explained_ms() > 0 ? format_ms(r->explained_ms()) : "-", std::to_string(r->findings.size()),
+                      top});
     }
-    if (!r->io_error.empty()) top = "not analysed: " + r->io_error;
-    rows.push_back({std::to_string(rank), shorten(r->app.path, 60), shorten(r->app.name, 30),
-                    format_ms(r->app.duration_ms()), format_ms(r->explained_ms()), std::to_string(r->findings.size()),
-                    top});
+    out += table({"#", "log", "application", "duration", "explained", "findings", "top findings"}, rows, markdown);
   }
-  out += table({"#", "log", "application", "duration", "explained", "findings", "top findings"}, rows, markdown);
   return out;
 }
 

@@ -20,7 +20,8 @@ std::string render_eventlog_ranking(const std::vector<const EventLogResult*>& ra
 // what_if: executor counts to simulate (--what-if); the cluster the log ran with is always simulated.
 std::string render_eventlog_json(const std::vector<const EventLogResult*>& results, const std::string& tool_version,
                                  const std::vector<int>& what_if = {});
-std::string render_eventlog_html(const std::vector<const EventLogResult*>& results);
+std::string render_eventlog_html(const std::vector<const EventLogResult*>& results,
+                                 const std::vector<int>& what_if = {});
 
 struct CostOptions {
   double dbu_rate = 0;  // DBU per node-hour; 0: not given
