@@ -51,6 +51,16 @@ check "compare prints the table and the estimate" \
   "[[ $rc -eq 0 ]] && grep -q 'total time' $tmp/cmp.txt && grep -q 'max task' $tmp/cmp.txt && grep -q 'DBUs per run (before)' $tmp/cmp.txt && grep -q 'estimate' $tmp/cmp.txt"
 "$planlint" eventlog --compare "$tmp/skew.log" "$tmp/fixed.log" >"$tmp/cmp.txt"
 check "compare without a rate says how to get the cost" "grep -q -- '--dbu-rate' $tmp/cmp.txt"
+# A plan that changed (a broadcast in place of a sort-merge join: other stages, other ids) on more input.
+gen "$tmp/before.log" --stages 3 --tasks 200 --smj-bytes 20000000000,2000000
+gen "$tmp/after.log" --stages 2 --tasks 400 --broadcast-bytes 2000000 --conf spark.sql.autoBroadcastJoinThreshold=50m
+"$planlint" eventlog --compare "$tmp/before.log" "$tmp/after.log" --dbu-rate 1.5 >"$tmp/cmp.txt"; rc=$?
+check "compare matches the work whose plan changed, not stage ids, and names the change" \
+  "[[ $rc -eq 0 ]] && grep -q 'synthetic query .* 3 -> 2 .* SortMergeJoin -> BroadcastHashJoin' $tmp/cmp.txt && ! grep -q 'only before\|only after' $tmp/cmp.txt"
+check "compare shows the configuration that changed and the input each run read" \
+  "grep -q 'spark.sql.autoBroadcastJoinThreshold: (not set) -> 50m' $tmp/cmp.txt && grep -q 'input read .*600.0 MiB .*800.0 MiB' $tmp/cmp.txt"
+check "runs on different inputs are compared per GiB, not called dearer per run" \
+  "grep -q 'compare per GiB read' $tmp/cmp.txt && grep -q 'DBUs per GiB read' $tmp/cmp.txt && ! grep -q 'costs more DBUs than it saves' $tmp/cmp.txt"
 
 "$planlint" "$tmp/skew.log" >"$tmp/plain.txt"; rc=$?
 check "plain planlint recognises an event log" "[[ $rc -eq 1 ]] && grep -q 'task-skew' $tmp/plain.txt"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "report/eventlog.hpp"
@@ -25,18 +26,62 @@ double skew(const Stage& s) { return s.q.median > 0 ? static_cast<double>(s.q.ma
 
 struct Totals {
   std::int64_t stage_ms = 0;
-  std::uint64_t shuffle = 0, spill = 0;
+  std::uint64_t shuffle = 0, spill = 0, input = 0, input_records = 0;
   std::uint32_t max_task = 0;
 };
 Totals totals(const Application& a) {
   Totals t;
   for (const auto& [id, s] : a.stages) {
     t.stage_ms += s.duration_ms();
+    t.input += s.m.input_bytes;
+    t.input_records += s.m.input_records;
     t.shuffle += s.m.shuffle_read_bytes;
     t.spill += s.m.disk_spill;
     t.max_task = std::max(t.max_task, s.q.max);
   }
   return t;
+}
+
+// A unit of work both runs did: a SQL execution (by its description) or, outside SQL, a stage (by
+// its name: the call site), with its nth occurrence, so that a plan that changed its stages (a
+// broadcast in place of a sort-merge join, AQE re-planning) still lines up with what it replaced.
+struct Work {
+  std::string key, label;
+  int stages = 0;
+  std::int64_t stage_ms = 0;
+  std::set<std::string> joins;  // join operators of its plan
+};
+
+std::vector<Work> work_of(const Application& app) {
+  std::vector<Work> out;
+  std::map<std::string, int> seen;
+  std::map<std::int64_t, std::size_t> by_sql;
+  auto unit = [&](const std::string& label) -> Work& {
+    int n = seen[label]++;
+    out.push_back({label + "#" + std::to_string(n), label, 0, 0, {}});
+    return out.back();
+  };
+  for (const auto& [id, x] : app.sql) {
+    by_sql[id] = out.size();
+    Work& w = unit(x.description.empty() ? "SQL execution" : x.description);
+    for (const auto& n : x.nodes)
+      if (n.name.find("Join") != std::string::npos || n.name.find("NestedLoop") != std::string::npos)
+        w.joins.insert(n.name);
+  }
+  for (const auto& [id, s] : app.stages) {
+    auto it = by_sql.find(s.sql_execution);
+    Work& w = it != by_sql.end() ? out[it->second] : unit(s.name.empty() ? "stage" : s.name);
+    ++w.stages;
+    w.stage_ms += s.duration_ms();
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const Work& w) { return w.stages == 0; }), out.end());
+  return out;
+}
+
+std::string joined(const std::set<std::string>& s) {
+  std::string out;
+  for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
+  return out.empty() ? "no join" : out;
 }
 
 }  // namespace
@@ -70,33 +115,80 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
        change(static_cast<double>(tb.spill), static_cast<double>(ta.spill))});
   row({"max task", format_ms(tb.max_task), format_ms(ta.max_task),
        change(static_cast<double>(tb.max_task), static_cast<double>(ta.max_task))});
+  row({"input read", format_bytes(tb.input), format_bytes(ta.input),
+       change(static_cast<double>(tb.input), static_cast<double>(ta.input))});
   row({"diagnoses", std::to_string(before.findings.size()), std::to_string(after.findings.size()), ""});
 
-  // Stages by id: two runs of the same code number their stages alike.
-  out +=
-      markdown
-          ? "\n| stage | name | before | after | change | skew before | skew after |\n|---|---|---|---|---|---|---|\n"
-          : "\nstage  name                                      before        after         change   skew before → "
-            "after\n";
-  std::set<int> ids;
-  for (const auto& [id, s] : b.stages) ids.insert(id);
-  for (const auto& [id, s] : a.stages) ids.insert(id);
-  for (int id : ids) {
-    auto bi = b.stages.find(id);
-    auto ai = a.stages.find(id);
-    const Stage* sb = bi == b.stages.end() ? nullptr : &bi->second;
-    const Stage* sa = ai == a.stages.end() ? nullptr : &ai->second;
-    std::string name = shown((sb != nullptr ? sb->name : sa->name).substr(0, 40));
-    std::string db = sb != nullptr ? format_ms(sb->duration_ms()) : "-";
-    std::string da = sa != nullptr ? format_ms(sa->duration_ms()) : "-";
-    std::string ch = change(sb != nullptr ? static_cast<double>(sb->duration_ms()) : 0,
-                            sa != nullptr ? static_cast<double>(sa->duration_ms()) : 0);
-    std::string kb = sb != nullptr ? fmt::format("{:.1f}x", skew(*sb)) : "-";
-    std::string ka = sa != nullptr ? fmt::format("{:.1f}x", skew(*sa)) : "-";
+  // The same work, matched by what it was (not by stage id, which a changed plan renumbers).
+  out += markdown ? "\n### The same work, before and after\n\n| work | stages | before | after | change | plan |\n"
+                    "|---|---|---|---|---|---|\n"
+                  : "\nThe same work, before and after (SQL executions by description, other stages by call site)\n\n";
+  std::vector<Work> wb = work_of(b), wa = work_of(a);
+  std::map<std::string, const Work*> after_by_key;
+  for (const auto& w : wa) after_by_key[w.key] = &w;
+  std::vector<std::vector<std::string>> rows;
+  auto add_row = [&](const Work* x, const Work* y) {
+    const Work& any = x != nullptr ? *x : *y;
+    std::string plan;
+    if (x != nullptr && y != nullptr && x->joins != y->joins) plan = joined(x->joins) + " -> " + joined(y->joins);
+    rows.push_back({shown(any.label.substr(0, 48)),
+                    fmt::format("{} -> {}", x != nullptr ? x->stages : 0, y != nullptr ? y->stages : 0),
+                    x != nullptr ? format_ms(x->stage_ms) : "-", y != nullptr ? format_ms(y->stage_ms) : "-",
+                    x == nullptr   ? "only after"
+                    : y == nullptr ? "only before"
+                                   : change(static_cast<double>(x->stage_ms), static_cast<double>(y->stage_ms)),
+                    shown(plan)});
+  };
+  for (const auto& w : wb) {
+    auto it = after_by_key.find(w.key);
+    add_row(&w, it == after_by_key.end() ? nullptr : it->second);
+    if (it != after_by_key.end()) after_by_key.erase(it);
+  }
+  for (const auto& w : wa)
+    if (after_by_key.count(w.key) > 0) add_row(nullptr, &w);
+  for (const auto& r : rows) {
     if (markdown)
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", id, name, db, da, ch, kb, ka);
+      out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", r[0], r[1], r[2], r[3], r[4], r[5]);
     else
-      out += fmt::format("{:<6} {:<41} {:<13} {:<13} {:<8} {} → {}\n", id, name, db, da, ch, kb, ka);
+      out += fmt::format("  {:<48} {:<8} {:<13} {:<13} {:<11} {}\n", r[0], r[1], r[2], r[3], r[4], r[5]);
+  }
+
+  // What else changed: the configuration, and how much data each run read.
+  out += markdown ? "\n### Configuration\n\n" : "\nConfiguration\n";
+  int diffs = 0;
+  for (const char* k :
+       {"spark.executor.instances", "spark.executor.cores", "spark.executor.memory", "spark.driver.memory",
+        "spark.dynamicAllocation.enabled", "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions",
+        "spark.sql.autoBroadcastJoinThreshold", "spark.databricks.photon.enabled",
+        "spark.databricks.clusterUsageTags.sparkVersion", "spark.serializer", "spark.master"}) {
+    std::string x = b.conf(k), y = a.conf(k);
+    if (x == y) continue;
+    ++diffs;
+    out += fmt::format("{}{}: {} -> {}\n", markdown ? "- " : "  ", k, x.empty() ? "(not set)" : shown(x),
+                       y.empty() ? "(not set)" : shown(y));
+  }
+  if (b.max_cores() != a.max_cores()) {
+    ++diffs;
+    out += fmt::format("{}cores at the widest: {} -> {}\n", markdown ? "- " : "  ", b.max_cores(), a.max_cores());
+  }
+  if (b.engine() != a.engine()) {
+    ++diffs;
+    out += fmt::format("{}engine: {} -> {}\n", markdown ? "- " : "  ", b.engine(), a.engine());
+  }
+  if (diffs == 0) out += markdown ? "The same in both runs.\n" : "  the same in both runs\n";
+  double ratio = tb.input > 0 && ta.input > 0 ? static_cast<double>(ta.input) / static_cast<double>(tb.input) : 1.0;
+  bool inputs_differ = ratio > 1.1 || ratio < 1.0 / 1.1;
+  if (inputs_differ) {
+    auto per_gib = [](std::int64_t ms, std::uint64_t bytes) {
+      return format_ms(static_cast<std::int64_t>(static_cast<double>(ms) * (1ULL << 30) / static_cast<double>(bytes)));
+    };
+    out += fmt::format(
+        "\nThe after run read {:.2f}x the input of the before run ({} -> {}): compare per GiB read. Total time per "
+        "GiB: {} -> {} ({}).\n",
+        ratio, format_bytes(tb.input), format_bytes(ta.input), per_gib(b.duration_ms(), tb.input),
+        per_gib(a.duration_ms(), ta.input),
+        change(static_cast<double>(b.duration_ms()) / static_cast<double>(tb.input),
+               static_cast<double>(a.duration_ms()) / static_cast<double>(ta.input)));
   }
 
   // The cost formula: runtime × DBU rate × nodes; a Photon run is billed at the multiplied rate.
@@ -124,9 +216,17 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
                      pa ? fmt::format(" × {} Photon", cost.photon_multiplier) : "");
   double saved = before_dbu - after_dbu;
   out += fmt::format("DBU savings per run:   {:.3f} ({})\n", saved, change(before_dbu, after_dbu));
-  if (saved < 0) out += "The change costs more DBUs than it saves";
-  if (saved < 0 && pa && !pb) out += ": Photon's higher rate outweighs its speed-up on this job";
-  if (saved < 0) out += ".\n";
+  if (inputs_differ) {
+    double gb = static_cast<double>(tb.input) / (1ULL << 30), ga = static_cast<double>(ta.input) / (1ULL << 30);
+    out += fmt::format("DBUs per GiB read:     {:.4f} -> {:.4f} ({}): the runs read different amounts", before_dbu / gb,
+                       after_dbu / ga, change(before_dbu / gb, after_dbu / ga));
+    out += before_dbu / gb > after_dbu / ga ? "; per GiB the change saves.\n" : "; per GiB the change costs more.\n";
+  }
+  if (saved < 0 && !inputs_differ) {
+    out += "The change costs more DBUs than it saves";
+    if (pa && !pb) out += ": Photon's higher rate outweighs its speed-up on this job";
+    out += ".\n";
+  }
   out +=
       "This is an estimate: it assumes DBUs scale linearly with run time and node count; billing data is the "
       "measure.\n";
