@@ -113,6 +113,7 @@ void check_failed_stages(EventLogContext& ctx) {
         }
         msg += fmt::format("; {} {}: {}", g.tasks, g.status == eventlog::TaskStatus::killed ? "killed" : "failed",
                            g.reason.empty() ? "(no reason recorded)" : g.reason);
+        if (g.variants > 1) msg += fmt::format(" (and {} like it, other ids or hosts)", g.variants - 1);
         if (!g.executors.empty()) msg += " [" + where(g) + "]";
       }
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace planlint::eventlog {
 
@@ -105,12 +106,29 @@ void Application::finish() {
 }
 
 std::vector<FailureGroup> Application::failures(const Stage& s) const {
-  std::map<std::pair<std::uint32_t, TaskStatus>, FailureGroup> by;
+  // Reasons that differ only in numbers (executor and container ids, hosts like worker-2, exit
+  // codes) are one reason: the executors and hosts are listed apart.
+  auto key = [](const std::string& r) {
+    std::string k;
+    for (char c : r)
+      if (c < '0' || c > '9')
+        k += c;
+      else if (k.empty() || k.back() != '#')
+        k += '#';
+    return k;
+  };
+  std::map<std::pair<std::string, TaskStatus>, FailureGroup> by;
+  std::map<std::pair<std::string, TaskStatus>, std::set<std::uint32_t>> variants;
   for (const auto& t : s.tasks) {
     if (t.status == TaskStatus::success) continue;
-    FailureGroup& g = by[{t.reason, t.status}];
+    static const std::string kNone;
+    const std::string& reason = t.reason < reasons.size() ? reasons[t.reason] : kNone;
+    auto k = std::make_pair(key(reason), t.status);
+    FailureGroup& g = by[k];
+    variants[k].insert(t.reason);
+    g.variants = variants[k].size();
     if (g.tasks == 0) {
-      g.reason = t.reason < reasons.size() ? reasons[t.reason] : std::string();
+      g.reason = reason;
       g.status = t.status;
     }
     ++g.tasks;

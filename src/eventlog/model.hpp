@@ -114,7 +114,8 @@ struct ReadProblem {
 // The failed (or killed) tasks of a stage that ended for one reason: how many, on which executors
 // and hosts (one bad node shows as one host).
 struct FailureGroup {
-  std::string reason;
+  std::string reason;        // the first task's; others may differ in their numbers (ids, hosts)
+  std::size_t variants = 1;  // distinct reasons grouped here
   TaskStatus status = TaskStatus::failed;
   std::uint64_t tasks = 0;
   std::uint64_t speculative = 0;                          // of them, speculative copies

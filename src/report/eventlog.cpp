@@ -337,6 +337,7 @@ std::string render_eventlog_json(const std::vector<const EventLogResult*>& resul
         fails.push_back({{"reason", g.reason},
                          {"status", g.status == eventlog::TaskStatus::killed ? "killed" : "failed"},
                          {"tasks", g.tasks},
+                         {"variants", g.variants},
                          {"speculative", g.speculative},
                          {"executors", g.executors},
                          {"hosts", g.hosts}});
