@@ -278,3 +278,72 @@ TEST_CASE("quantile ranks: min(floor(q * n), n - 1)", "[eventlog]") {
   CHECK(quantile(four, 1.0) == 40);
   CHECK(quantile({}, 0.5) == 0);
 }
+
+TEST_CASE("a stage Spark 4 names after a JDK frame is named after the first user frame", "[eventlog]") {
+  std::string details =
+      "java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)\\n"
+      "org.apache.spark.sql.execution.SQLExecution$.withThreadLocalCaptured(SQLExecution.scala:250)\\n"
+      "scala.concurrent.Future$.apply(Future.scala:687)\\n"
+      "com.acme.jobs.DailyRevenue$.main(DailyRevenue.scala:42)\\n"
+      "java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)";
+  std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"t","App ID":"app-4","Timestamp":1000,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":1,"Stage Attempt ID":0,"Stage Name":"$anonfun$withThreadLocalCaptured$2 at CompletableFuture.java:1768","Number of Tasks":1,"Details":")" +
+      details +
+      R"(","Submission Time":1000}})"
+      "\n"
+      R"x({"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":2,"Stage Attempt ID":0,"Stage Name":"collect at /jobs/etl.py:7","Number of Tasks":1,"Details":"org.apache.spark.rdd.RDD.collect(RDD.scala:1029)","Submission Time":1000}})x"
+      "\n"
+      R"({"Event":"SparkListenerApplicationEnd","Timestamp":4000})"
+      "\n";
+  std::string err;
+  Application app = read_event_log(write_file("spark4.log", log).string(), err);
+  REQUIRE(err.empty());
+  CHECK(app.stages.at(1).name == "main at DailyRevenue.scala:42");
+  CHECK(app.stages.at(1).spark_name == "$anonfun$withThreadLocalCaptured$2 at CompletableFuture.java:1768");
+  CHECK(app.stages.at(2).name == "collect at /jobs/etl.py:7");  // a user frame already: kept
+  CHECK(app.stages.at(2).spark_name.empty());
+}
+
+TEST_CASE("task records: executor, host, speculation, reasons; a commit denied is a kill", "[eventlog]") {
+  auto task = [](int id, const std::string& reason, const std::string& exec, bool speculative, int ms) {
+    return R"({"Event":"SparkListenerTaskEnd","Stage ID":3,"Stage Attempt ID":0,"Task End Reason":)" + reason +
+           R"(,"Task Info":{"Task ID":)" + std::to_string(id) + R"(,"Launch Time":1000,"Finish Time":)" +
+           std::to_string(1000 + ms) + R"(,"Executor ID":")" + exec + R"(","Host":"host-)" + exec +
+           R"(","Speculative":)" + (speculative ? "true" : "false") +
+           R"(},"Task Metrics":{"Executor Run Time":90,"Executor CPU Time":5000000,"Input Metrics":{"Bytes Read":64,"Records Read":2},"Shuffle Read Metrics":{"Remote Bytes Read":10,"Local Bytes Read":6,"Total Records Read":3}}})"
+           "\n";
+  };
+  std::string log =
+      task(1, R"({"Reason":"Success"})", "1", false, 100) +
+      task(
+          2,
+          R"({"Reason":"ExceptionFailure","Class Name":"org.apache.spark.api.python.PythonException","Description":"Traceback (most recent call last):\n  File \"etl.py\", line 3, in f\n    return 1 / x\nZeroDivisionError: division by zero\n"})",
+          "2", false, 50) +
+      task(3, R"({"Reason":"TaskKilled","Kill Reason":"another attempt succeeded"})", "1", true, 40) +
+      task(4, R"({"Reason":"TaskCommitDenied","Job ID":1,"Partition ID":0,"Attempt Number":1})", "2", false, 30);
+  std::string err;
+  Application app = read_event_log(write_file("tasks.log", log).string(), err);
+  REQUIRE(err.empty());
+  const Stage& s = app.stages.at(3);
+  REQUIRE(s.tasks.size() == 4);
+  CHECK(s.m.failed_tasks == 1);
+  CHECK(s.m.killed_tasks == 2);  // the speculative copy and the denied commit
+  CHECK(s.tasks[0].input_records == 2);
+  CHECK(s.tasks[0].shuffle_bytes == 16);
+  CHECK(s.tasks[0].shuffle_records == 3);
+  CHECK(s.tasks[0].cpu_ms == 5);
+  CHECK(s.tasks[2].speculative);
+  CHECK(app.executor_hosts[s.tasks[1].executor] == "host-2");
+  auto groups = app.failures(s);
+  REQUIRE(groups.size() == 3);
+  bool python = false, race = false;
+  for (const auto& g : groups) {
+    // A Python worker's error is its traceback's last line, after the exception class.
+    python = python || g.reason == "org.apache.spark.api.python.PythonException: ZeroDivisionError: division by zero";
+    race = race || (g.reason == "TaskKilled: another attempt succeeded" && g.speculative == 1);
+  }
+  CHECK(python);
+  CHECK(race);
+}
