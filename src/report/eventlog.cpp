@@ -121,7 +121,7 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   std::vector<std::vector<std::string>> rows;
   for (const Stage* s : app.slowest_stages(5)) {
     bool ok = !s->durations.empty();  // a stage whose tasks all failed has no task time to show
-    rows.push_back({std::to_string(s->id), shorten(s->name, 48), format_ms(s->duration_ms()),
+    rows.push_back({std::to_string(s->id), shorten_middle(s->name, 48), format_ms(s->duration_ms()),
                     std::to_string(s->m.tasks), ok ? format_ms(s->q.median) : "-", ok ? format_ms(s->q.max) : "-",
                     format_bytes(s->m.input_bytes), format_bytes(s->m.shuffle_read_bytes),
                     format_bytes(s->m.shuffle_write_bytes), format_bytes(s->m.disk_spill),
@@ -130,6 +130,43 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
   out += table({"stage", "name", "duration", "tasks", "median task", "max task", "input", "shuffle read",
                 "shuffle write", "spill (disk)", "GC"},
                rows, markdown);
+
+  // The longest SQL executions (a DataFrame action each) and jobs: where the run's time went.
+  {
+    std::vector<const eventlog::SqlExecution*> xs;
+    for (const auto& [id, x] : app.sql)
+      if (x.ended > x.started && x.started > 0) xs.push_back(&x);
+    std::stable_sort(xs.begin(), xs.end(),
+                     [](auto* a, auto* b) { return a->ended - a->started > b->ended - b->started; });
+    if (!xs.empty()) {
+      out += fmt::format("\n{}Longest SQL executions\n", h2);
+      if (!markdown) out += "\n";
+      std::vector<std::vector<std::string>> xrows;
+      for (std::size_t i = 0; i < xs.size() && i < 5; ++i)
+        xrows.push_back({std::to_string(xs[i]->id), shorten_middle(xs[i]->description, 60),
+                         format_ms(xs[i]->ended - xs[i]->started), std::to_string(xs[i]->jobs.size())});
+      out += table({"SQL", "description", "duration", "jobs"}, xrows, markdown);
+    }
+    std::vector<const eventlog::Job*> js;
+    for (const auto& [id, j] : app.jobs)
+      if (j.completed > j.submitted && j.submitted > 0) js.push_back(&j);
+    std::stable_sort(js.begin(), js.end(),
+                     [](auto* a, auto* b) { return a->completed - a->submitted > b->completed - b->submitted; });
+    if (!js.empty()) {
+      out += fmt::format("\n{}Longest jobs\n", h2);
+      if (!markdown) out += "\n";
+      std::vector<std::vector<std::string>> jrows;
+      for (std::size_t i = 0; i < js.size() && i < 5; ++i) {
+        std::string name;
+        for (int sid : js[i]->stages)
+          if (auto it = app.stages.find(sid); it != app.stages.end()) name = it->second.name;  // the last: the action
+        jrows.push_back({std::to_string(js[i]->id), shorten_middle(name, 60),
+                         format_ms(js[i]->completed - js[i]->submitted), std::to_string(js[i]->stages.size()),
+                         js[i]->succeeded ? "succeeded" : "failed"});
+      }
+      out += table({"job", "action", "duration", "stages", "result"}, jrows, markdown);
+    }
+  }
 
   out += fmt::format("\n{}Diagnoses, ranked by the time they explain\n", h2);
   if (r.findings.empty()) out += "\nNo diagnosis: nothing in this log crosses the guides' thresholds.\n";
