@@ -104,6 +104,11 @@ gen "$tmp/parts.log" --stages 2 --tasks 4 --shuffle-gb 40
 "$planlint" eventlog "$tmp/parts.log" >"$tmp/out.txt"
 check "a partition count the code asked for says so, and the fix is the call" \
   "grep -q 'the code asked for 4' $tmp/out.txt && grep -q 'change the partition count the code asks for' $tmp/out.txt"
+# A message never contradicts the log: a run that turned broadcasts off is told so.
+gen "$tmp/nobc.log" --stages 2 --tasks 100 --smj-bytes 20000000000,2000000 --conf spark.sql.autoBroadcastJoinThreshold=-1
+"$planlint" eventlog "$tmp/nobc.log" >"$tmp/out.txt"
+check "missing-broadcast on a run with broadcasts off says so" \
+  "grep -q 'this run turned automatic broadcasts off (spark.sql.autoBroadcastJoinThreshold=-1)' $tmp/out.txt && ! grep -q 'under this run.s broadcast threshold' $tmp/out.txt"
 # What if: the tasks replayed on other cluster sizes.
 "$planlint" eventlog --what-if executors=1,2,4 --dbu-rate 2 "$tmp/fixed.log" >"$tmp/out.txt"; rc=$?
 check "--what-if prints a table of sizes with the run's own, its error and the critical path" \

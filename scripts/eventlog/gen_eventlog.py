@@ -35,6 +35,7 @@ p.add_argument("--pad", type=int, default=0, help="Accumulables entries per Task
 p.add_argument("--sql-plan", default="", help="a physical plan for the one SQL execution")
 p.add_argument("--smj-bytes", default="", help="LEFT,RIGHT: a sort-merge join whose sides' exchanges wrote these bytes")
 p.add_argument("--broadcast-bytes", type=int, default=0, help="a broadcast exchange that collected this many bytes")
+p.add_argument("--spark2", action="store_true", help="Spark 2.x metric names (data size total (min, med, max))")
 p.add_argument("--conf", action="append", default=[], help="KEY=VALUE Spark property")
 a = p.parse_args()
 
@@ -69,7 +70,8 @@ for e in (1, 2):
 def node(name, simple, children=(), size_id=None):
     metrics = [{"name": "number of output rows", "accumulatorId": 8000, "metricType": "sum"}]
     if size_id is not None:
-        metrics.append({"name": "data size", "accumulatorId": size_id, "metricType": "size"})
+        metrics.append({"name": "data size total (min, med, max)" if a.spark2 else "data size",
+                        "accumulatorId": size_id, "metricType": "size"})
     return {"nodeName": name, "simpleString": simple, "children": list(children), "metadata": {}, "metrics": metrics}
 
 
