@@ -94,6 +94,8 @@ struct ReadCompare {
 
 ReadCompare compare_reads(const std::vector<const Task*>& ok, const Task& slow, bool shuffle) {
   std::vector<std::uint64_t> records, bytes;
+  records.reserve(ok.size());
+  bytes.reserve(ok.size());
   for (const auto* t : ok) {
     records.push_back(shuffle ? t->shuffle_records : t->input_records);
     bytes.push_back(shuffle ? t->shuffle_bytes : t->input_bytes);
@@ -122,6 +124,7 @@ Diagnosis diagnose(const EventLogContext& ctx, const Stage& s, const Task& slow)
   for (const auto& t : s.tasks)
     if (t.status == TaskStatus::success) ok.push_back(&t);
   std::vector<std::uint64_t> cpu;
+  cpu.reserve(ok.size());
   for (const auto* t : ok) cpu.push_back(t->cpu_ms);
   std::uint64_t med_cpu = median_of(cpu);
   bool cpu_known = std::any_of(ok.begin(), ok.end(), [](const Task* t) { return t->cpu_ms > 0; });

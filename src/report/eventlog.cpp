@@ -252,7 +252,7 @@ std::string render_eventlog_whatif(const EventLogResult& r, const std::vector<in
     rows.push_back(std::move(cells));
   }
   std::vector<std::string> head{"executors", "task slots", "wall time", "vs as run", "node-hours"};
-  if (rate > 0) head.push_back(photon ? "DBU (Photon rate)" : "DBU");
+  if (rate > 0) head.emplace_back(photon ? "DBU (Photon rate)" : "DBU");
   out += table(head, rows, markdown);
   double err = 100.0 * (static_cast<double>(w.simulated_ms) - static_cast<double>(w.measured_ms)) /
                static_cast<double>(std::max<std::int64_t>(1, w.measured_ms));
