@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "lint/eventlog_context.hpp"
 
@@ -21,7 +22,14 @@ reason, whole) and each stage whose tasks failed or were killed, with their coun
 reasons: grouped by reason (the exception and its message; a Python worker's own exception), each
 with the executors and hosts it happened on, so one bad node shows as one host. A speculative copy
 killed because the other copy finished first is not a failure: it is counted apart and never makes
-a finding on its own. Stages cancelled only
+a finding on its own.
+
+Stages that failed the same way (the same call site and reason, numbers aside: a streaming job's
+every batch) are one finding that lists them. Counts are of task attempts as the log has them (the
+stage's task count is given when it differs); a stage failure that quotes a Python traceback shows
+the exception that ended it. The fix follows the reasons: memory, lost executors, or an error in
+the job's code or data (which retries do not mend). A finding that explains under a second is an
+info. Stages cancelled only
 because the application was shutting down (after the failure that ended it) are not repeated. The time it explains
 is the time the failed and killed tasks ran (speculative copies that lost the race apart), spread over the application's cores, plus, for a
 retried stage, the duration of the attempts before the last.
@@ -66,9 +74,41 @@ std::string where(const eventlog::FailureGroup& g) {
   return out;
 }
 
+// What the reasons say to do: memory, lost executors, or the job's own code or data.
+std::string fix_for(const std::string& reasons) {
+  auto has = [&](std::string_view w) { return reasons.find(w) != std::string::npos; };
+  if (has("OutOfMemory") || has("MemoryError") || has("exceeding memory") || has("exit code 137") ||
+      has("Java heap space") || has("GC overhead"))
+    return "out of memory: give each task less data (more partitions, the skewed key split) or more memory per "
+           "task (spark.executor.memory, fewer cores per executor, memoryOverhead for Python)";
+  if (has("FetchFailed") || has("ExecutorLost") || has("worker lost") || has("Container"))
+    return "executors were lost (decommissioning, spot reclaims, OOM kills by the cluster manager, a bad node): "
+           "read each executor's log; failures all on one host point at that node";
+  return "an error in the job's code or data (the exception above): fix it there; retries will not help";
+}
+
+// The text that says why a stage failed, with numbers (ids, task indexes, hosts) blanked: stages
+// that failed the same way share it.
+std::string same_way(const std::string& name, const std::string& reason) {
+  std::string k = name + "|";
+  for (char c : reason)
+    if (c < '0' || c > '9')
+      k += c;
+    else if (k.back() != '#')
+      k += '#';
+  return k;
+}
+
+struct Failure {
+  const eventlog::Stage* stage = nullptr;
+  std::string message, reasons;
+  std::int64_t explained = 0;
+};
+
 }  // namespace
 
 void check_failed_stages(EventLogContext& ctx) {
+  std::vector<Failure> found;
   for (const auto& [id, s] : ctx.app().stages) {
     const auto& m = s.m;
     std::vector<eventlog::FailureGroup> groups = ctx.app().failures(s);
@@ -95,38 +135,65 @@ void check_failed_stages(EventLogContext& ctx) {
     // Stages cancelled because the application was going down are the failure's echo, not a failure.
     if (bad_tasks == 0 && s.failure_reason.find("cancelled because SparkContext was shut down") != std::string::npos)
       continue;
-    std::string msg = fmt::format("stage {} ({})", s.id, s.name.empty() ? "unnamed" : s.name);
+    Failure f;
+    f.stage = &s;
+    f.reasons = s.failure_reason;
     if (s.failed_attempts > 0)
-      msg +=
-          fmt::format(" failed {} time{} in {} attempt{}{}", s.failed_attempts, s.failed_attempts == 1 ? "" : "s",
-                      s.attempts, s.attempts == 1 ? "" : "s", s.failure_reason.empty() ? "" : ": " + s.failure_reason);
+      f.message += fmt::format(" failed {} in {}{}", counted(s.failed_attempts, "time"), counted(s.attempts, "attempt"),
+                               s.failure_reason.empty() ? "" : ": " + s.failure_reason);
     if (bad_tasks > 0) {
-      msg += fmt::format("{} {} of {} task{} failed", s.failed_attempts > 0 ? ";" : ":", failed, m.tasks,
-                         m.tasks == 1 ? "" : "s");
-      if (killed > 0) msg += fmt::format(" and {} {} killed", killed, killed == 1 ? "was" : "were");
+      // Task attempts as the log has them; the stage's task count (partitions) can differ.
+      f.message += fmt::format("{} {} of {} failed", s.failed_attempts > 0 ? ";" : ":", failed,
+                               counted(m.tasks, "task attempt"));
+      if (killed > 0) f.message += fmt::format(" and {} {} killed", killed, killed == 1 ? "was" : "were");
+      if (s.num_tasks > 0 && s.num_tasks != m.tasks)
+        f.message += fmt::format(" (a stage of {})", counted(s.num_tasks, "task"));
       std::size_t shown = 0;
       for (const auto& g : groups) {
         if (g.status == eventlog::TaskStatus::killed && lost_a_race(g.reason)) continue;
         if (shown++ == 4) {
-          msg += "; other reasons";
+          f.message += "; other reasons";
           break;
         }
-        msg += fmt::format("; {} {}: {}", g.tasks, g.status == eventlog::TaskStatus::killed ? "killed" : "failed",
-                           g.reason.empty() ? "(no reason recorded)" : g.reason);
-        if (g.variants > 1) msg += fmt::format(" (and {} like it, other ids or hosts)", g.variants - 1);
-        if (!g.executors.empty()) msg += " [" + where(g) + "]";
+        f.message += fmt::format("; {} {}: {}", g.tasks, g.status == eventlog::TaskStatus::killed ? "killed" : "failed",
+                                 g.reason.empty() ? "(no reason recorded)" : g.reason);
+        if (g.variants > 1) f.message += fmt::format(" (and {} like it, other ids or hosts)", g.variants - 1);
+        if (!g.executors.empty()) f.message += " [" + where(g) + "]";
+        f.reasons += " " + g.reason;
       }
     }
     if (raced > 0)
-      msg += fmt::format("; {} speculative cop{} killed because the other finished first (not failures)", raced,
-                         raced == 1 ? "y was" : "ies were");
-    std::int64_t explained = wasted_ms / ctx.cores();
+      f.message += fmt::format("; {} speculative cop{} killed because the other finished first (not failures)", raced,
+                               raced == 1 ? "y was" : "ies were");
+    f.explained = wasted_ms / ctx.cores();
     if (s.attempts > 1 && s.failed_attempts > 0)
-      explained += s.duration_ms() * (s.attempts - 1) / s.attempts;  // the attempts thrown away, as a share
-    ctx.report_stage(s, std::move(msg), explained,
-                     "the reasons above: OutOfMemory means less data per task (skew, partitions) or more memory; "
-                     "FetchFailed and ExecutorLost mean lost executors (decommissioning, OOM kills, spot); failures "
-                     "all on one host point at that node");
+      f.explained += s.duration_ms() * (s.attempts - 1) / s.attempts;  // the attempts thrown away, as a share
+    found.push_back(std::move(f));
+  }
+  // Stages that failed the same way (a streaming job's every batch, a retried action) are one finding.
+  std::vector<std::vector<const Failure*>> same;
+  std::map<std::string, std::size_t> at;
+  for (const auto& f : found) {
+    auto [it, added] = at.try_emplace(same_way(f.stage->name, f.reasons), same.size());
+    if (added) same.emplace_back();
+    same[it->second].push_back(&f);
+  }
+  for (const auto& fs : same) {
+    const Failure& first = *fs.front();
+    const auto& s = *first.stage;
+    std::string msg = fmt::format("stage {} ({}){}", s.id, s.name.empty() ? "unnamed" : s.name, first.message);
+    std::int64_t explained = 0;
+    for (const auto* f : fs) explained += f->explained;
+    if (fs.size() > 1) {
+      std::string ids;
+      for (std::size_t i = 1; i < fs.size() && i <= 10; ++i)
+        ids += (i > 1 ? ", " : "") + std::to_string(fs[i]->stage->id);
+      if (fs.size() > 11) ids += fmt::format(" and {} more", fs.size() - 11);
+      msg += fmt::format("; {} more stage{} failed the same way ({})", fs.size() - 1, fs.size() == 2 ? "" : "s", ids);
+    }
+    auto& f = ctx.report_stage(s, std::move(msg), explained, fix_for(first.reasons));
+    // A failure that wasted under a second of the cluster's time is worth knowing, not a warning.
+    if (f.explained_ms < 1000) f.diagnostic.severity = Severity::info;
   }
 }
 

@@ -20,8 +20,11 @@ Finds stages of a finished application whose longest task ran more than `skew-ra
 its median task, when that task ran at least `skew-min-task-ms` (10 s). It names the stage, the
 operators that ran in it, the line of code it was called from and the task-duration spread
 (min / 25th / median / 75th / max), and for stages of a join it gives AQE's skew-join settings.
-The time it explains is the longest task minus the median: what the stage would save if its
-largest partition were a typical one.
+The time it explains is what the stage waited for its slowest task: how long that task ran on
+after every other task had ended (and after it would have ended at the median task's length), at
+most the longest task minus the median. In a stage of many waves the longest task often ends
+mid-stage: nothing waited for it, and a finding that explains under a second is an info, not a
+warning.
 
 It tells the causes apart from the longest task's own metrics, because each needs other advice:
 - **data skew**: the task read at least twice the shuffle records (or bytes) of the median task: a
@@ -190,10 +193,15 @@ void check_task_skew(EventLogContext& ctx) {
     const auto& q = s.q;
     if (static_cast<std::int64_t>(q.max) < t.skew_min_task_ms) continue;
     if (static_cast<double>(q.max) <= t.skew_ratio * static_cast<double>(q.median)) continue;
+    // The slow tasks: longer than skew-ratio times the median.
+    auto is_slow = [&](const Task& task) {
+      return static_cast<double>(task.duration) > t.skew_ratio * static_cast<double>(q.median);
+    };
     const Task* slow = nullptr;
-    std::uint64_t speculative = 0;
+    std::uint64_t speculative = 0, n_slow = 0;
     for (const auto& task : s.tasks) {
       if (task.speculative) ++speculative;
+      if (task.status == TaskStatus::success && is_slow(task)) ++n_slow;
       if (task.status == TaskStatus::success && (slow == nullptr || task.duration > slow->duration)) slow = &task;
     }
     Diagnosis why = slow != nullptr ? diagnose(ctx, s, *slow) : Diagnosis{};
@@ -205,16 +213,32 @@ void check_task_skew(EventLogContext& ctx) {
                n.name.find("ShuffledHashJoin") != std::string::npos;
     std::string ops;
     for (std::size_t i = 0; i < s.operators.size() && i < 4; ++i) ops += (i > 0 ? ", " : "") + s.operators[i];
-    const char* what = why.cause == Cause::straggler    ? "waited for a straggler"
-                       : why.cause == Cause::same_reads ? "waited for one slow task"
-                                                        : "is skewed";
+    // What the stage waited for: how long the slowest task ran on after every other task had ended
+    // (and after it would have ended at the median's length). In a stage of many waves the longest
+    // task often ends mid-stage and nothing waits for it.
+    std::int64_t explained = static_cast<std::int64_t>(q.max) - q.median;
+    if (slow != nullptr && slow->launch > 0) {
+      std::int64_t others_end = slow->launch + q.median;
+      for (const auto& task : s.tasks)
+        if (!is_slow(task) && task.launch > 0)
+          others_end = std::max(others_end, task.launch + static_cast<std::int64_t>(task.duration));
+      explained = std::clamp<std::int64_t>(slow->launch + slow->duration - others_end, 0, explained);
+    }
+    // Said as the log shows it: a stage that did not wait for its slow tasks (others ran on after
+    // them) is not said to have waited.
+    bool waited = explained >= 1000;
+    const char* what = !waited                         ? "had slow tasks it did not wait for (others ran on after them)"
+                       : why.cause == Cause::straggler ? "waited for a straggler"
+                       : why.cause == Cause::same_reads
+                           ? (n_slow > 1 ? "waited for slow tasks" : "waited for one slow task")
+                           : "is skewed";
     std::string msg = fmt::format(
         "stage {} ({}) {}: its longest task ran {} against a median of {} ({:.1f}x; tasks min {} / p25 {} / "
-        "median {} / p75 {} / max {}, {} task{}); {}{}{}",
+        "median {} / p75 {} / max {}, {}{}); {}{}{}",
         s.id, s.name.empty() ? "unnamed" : s.name, what, format_ms(q.max), format_ms(q.median),
         q.median > 0 ? static_cast<double>(q.max) / q.median : 0.0, format_ms(q.min), format_ms(q.p25),
-        format_ms(q.median), format_ms(q.p75), format_ms(q.max), s.durations.size(), s.durations.size() == 1 ? "" : "s",
-        why.evidence,
+        format_ms(q.median), format_ms(q.p75), format_ms(q.max), counted(s.durations.size(), "task"),
+        n_slow > 1 ? fmt::format(", {} of them over {}x the median", n_slow, t.skew_ratio) : "", why.evidence,
         speculative > 0 ? fmt::format("; {} speculative cop{} launched", speculative, speculative == 1 ? "y" : "ies")
                         : "",
         ops.empty() ? "" : "; operators: " + ops);
@@ -250,7 +274,9 @@ void check_task_skew(EventLogContext& ctx) {
                    : "find the hot key (groupBy(key).count() ordered by count) and salt it, filter null keys early, or "
                      "repartition on a key with more distinct values";
     }
-    ctx.report_stage(s, std::move(msg), static_cast<std::int64_t>(q.max) - q.median, std::move(fix));
+    auto& f = ctx.report_stage(s, std::move(msg), explained, std::move(fix));
+    // A spread the stage did not wait for (under a second of it) is worth knowing, not a warning.
+    if (f.explained_ms < 1000) f.diagnostic.severity = Severity::info;
   }
 }
 

@@ -26,6 +26,7 @@ p.add_argument("--straggler-stage", type=int, action="append", default=[],
                help="its task 0 runs 20x longer reading what the others read, mostly off CPU, on host-2")
 p.add_argument("--speculate", action="store_true",
                help="with --straggler-stage: a speculative copy of the slow task, killed when the original ends")
+p.add_argument("--same-name", action="store_true", help="every stage has one call site (a streaming job's batches)")
 p.add_argument("--aqe-read", action="store_true", help="stages read their shuffle through AQEShuffleRead")
 p.add_argument("--shuffle-gb", type=float, default=0.0, help="shuffle read of every stage after the first")
 p.add_argument("--gap-ms", type=int, default=0, help="driver time between jobs")
@@ -103,7 +104,7 @@ pad = [{"ID": i, "Name": f"internal.metrics.m{i}", "Update": i, "Value": i, "Int
 now = t + 10
 task_id = 0
 for s in range(a.stages):
-    name = f"collect at /jobs/etl.py:{40 + s}"
+    name = f"collect at /jobs/etl.py:{40 + (0 if a.same_name else s)}"
     info = {"Stage ID": s, "Stage Attempt ID": 0, "Stage Name": name, "Number of Tasks": a.tasks,
             "RDD Info": [{"RDD ID": s, "Name": "MapPartitionsRDD", "Scope": "{\"id\":\"1\",\"name\":\"%s\"}" % (
                               "AQEShuffleRead" if a.aqe_read else "Exchange"),

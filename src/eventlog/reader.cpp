@@ -63,6 +63,29 @@ bool boolean(T&& v) {
   return b;
 }
 
+// The line of a message that says what happened, at most 2000 bytes: its first line, or, when it
+// quotes a Python traceback, the text before the traceback and the exception that ends it
+// ("...: PythonException: ZeroDivisionError: division by zero"), not "Traceback (most recent call last):".
+std::string one_line(std::string_view v) {
+  std::string_view first = v.substr(0, v.find('\n'));
+  auto tb = v.find("Traceback (most recent call last)");
+  if (tb == std::string_view::npos) return std::string(first.substr(0, 2000));
+  std::size_t line_start = v.rfind('\n', tb);
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  std::string prefix(v.substr(line_start, tb - line_start));
+  // The frames are indented ("  File ...", "    code"); the exception is the first line that is not.
+  std::string_view rest = v.substr(tb);
+  rest.remove_prefix(
+      std::min(rest.size(), rest.find('\n') == std::string_view::npos ? rest.size() : rest.find('\n') + 1));
+  while (!rest.empty()) {
+    std::string_view l = rest.substr(0, rest.find('\n'));
+    rest.remove_prefix(std::min(rest.size(), l.size() + 1));
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (!l.empty() && l.front() != ' ' && l.front() != '\t') return (prefix + std::string(l)).substr(0, 2000);
+  }
+  return std::string(first.substr(0, 2000));
+}
+
 std::string_view short_event(std::string_view e) {
   auto dot = e.rfind('.');
   return dot == std::string_view::npos ? e : e.substr(dot + 1);
@@ -314,31 +337,6 @@ class Builder {
     return text;
   }
 
-  // The line of a message that says what happened: a Python traceback's last line (the exception),
-  // otherwise the first line. At most 2000 bytes.
-  static std::string one_line(const std::string& text) {
-    std::string_view v(text);
-    std::string_view pick = v.substr(0, v.find('\n'));
-    if (auto tb = v.find("Traceback (most recent call last)"); tb != std::string_view::npos) {
-      std::string_view rest = v.substr(tb);
-      // The exception line ends the traceback: the last line that does not start with a space.
-      std::size_t end = rest.size();
-      while (end > 0) {
-        std::size_t start = rest.rfind('\n', end - 1);
-        std::string_view l = rest.substr(start == std::string_view::npos ? 0 : start + 1,
-                                         end - (start == std::string_view::npos ? 0 : start + 1));
-        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-        if (!l.empty() && l.front() != ' ' && l.front() != '\t' && l.find("Traceback") != 0) {
-          pick = l;
-          break;
-        }
-        if (start == std::string_view::npos) break;
-        end = start;
-      }
-    }
-    return std::string(pick.substr(0, 2000));
-  }
-
   std::uint32_t executor_index(std::string_view id, std::string_view host) {
     auto it = executor_at_.find(id);
     if (it != executor_at_.end()) return it->second;
@@ -497,7 +495,7 @@ class Builder {
     if (done > s->completed) s->completed = done;
     if (completed && !failure.empty()) {
       ++s->failed_attempts;
-      if (s->failure_reason.empty()) s->failure_reason = failure.substr(0, failure.find('\n'));
+      if (s->failure_reason.empty()) s->failure_reason = one_line(failure);
     }
     return simdjson::SUCCESS;
   }
