@@ -29,8 +29,10 @@ every batch) are one finding that lists them. Counts are of task attempts as the
 stage's task count is given when it differs); a stage failure that quotes a Python traceback shows
 the exception that ended it. The fix follows the reasons: memory, lost executors, or an error in
 the job's code or data (which retries do not mend). A finding that explains under a second is an
-info. Stages cancelled only
-because the application was shutting down (after the failure that ended it) are not repeated. The time it explains
+info, unless it ended the run (its job failed and no later job succeeded). Stages that were only
+cancelled (the application shutting down after the failure that ended it, a job group or notebook
+cell the user cancelled, a job killed from the UI) did not fail and are not reported. When the
+stage finished, its failed attempts were mended by retries: the fix says it was a transient fault. The time it explains
 is the time the failed and killed tasks ran (speculative copies that lost the race apart), spread over the application's cores, plus, for a
 retried stage, the duration of the attempts before the last.
 
@@ -59,6 +61,10 @@ namespace {
 
 // A kill that is not a failure: the other copy of a speculative pair finished first.
 bool lost_a_race(const std::string& reason) { return reason.find("another attempt succeeded") != std::string::npos; }
+// A kill because its stage or job was cancelled (by the user, or as the application went down).
+bool cancelled(const std::string& reason) {
+  return reason.find("cancel") != std::string::npos || reason.find("killed via the Web UI") != std::string::npos;
+}
 
 // "3 on executor 7 (host-a), 1 on executor 2 (host-b)"; "all 4 on host-a" when one host had them all.
 std::string where(const eventlog::FailureGroup& g) {
@@ -75,7 +81,7 @@ std::string where(const eventlog::FailureGroup& g) {
 }
 
 // What the reasons say to do: memory, lost executors, or the job's own code or data.
-std::string fix_for(const std::string& reasons) {
+std::string fix_for(const std::string& reasons, bool retried_ok) {
   auto has = [&](std::string_view w) { return reasons.find(w) != std::string::npos; };
   if (has("OutOfMemory") || has("MemoryError") || has("exceeding memory") || has("exit code 137") ||
       has("Java heap space") || has("GC overhead"))
@@ -84,6 +90,9 @@ std::string fix_for(const std::string& reasons) {
   if (has("FetchFailed") || has("ExecutorLost") || has("worker lost") || has("Container"))
     return "executors were lost (decommissioning, spot reclaims, OOM kills by the cluster manager, a bad node): "
            "read each executor's log; failures all on one host point at that node";
+  if (retried_ok)
+    return "the stage finished: its failed attempts were retried and passed, a transient fault (a flaky node, "
+           "a service the code calls, a race); worth a look if it repeats";
   return "an error in the job's code or data (the exception above): fix it there; retries will not help";
 }
 
@@ -105,6 +114,20 @@ struct Failure {
   std::int64_t explained = 0;
 };
 
+// Whether one of these stages' jobs failed and no job submitted after it succeeded: the
+// application ended in that failure.
+bool ended_the_run(const eventlog::Application& app, const std::vector<const Failure*>& fs) {
+  for (const auto* f : fs) {
+    auto job = app.jobs.find(f->stage->job);
+    if (job == app.jobs.end() || job->second.succeeded || job->second.completed == 0) continue;
+    bool later_ok = std::any_of(app.jobs.begin(), app.jobs.end(), [&](const auto& j) {
+      return j.second.succeeded && j.second.completed > 0 && j.second.submitted > job->second.submitted;
+    });
+    if (!later_ok) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_failed_stages(EventLogContext& ctx) {
@@ -114,16 +137,19 @@ void check_failed_stages(EventLogContext& ctx) {
     std::vector<eventlog::FailureGroup> groups = ctx.app().failures(s);
     std::uint64_t failed = 0, killed = 0, raced = 0;
     std::int64_t wasted_ms = 0;
+    std::uint64_t stopped = 0;  // killed because their stage was cancelled
     for (const auto& g : groups) {
       if (g.status == eventlog::TaskStatus::killed && lost_a_race(g.reason))
         raced += g.tasks;
+      else if (g.status == eventlog::TaskStatus::killed && cancelled(g.reason))
+        stopped += g.tasks;
       else
         (g.status == eventlog::TaskStatus::killed ? killed : failed) += g.tasks;
     }
     for (const auto& t : s.tasks)
       if (t.status != eventlog::TaskStatus::success &&
           !(t.status == eventlog::TaskStatus::killed && t.reason < ctx.app().reasons.size() &&
-            lost_a_race(ctx.app().reasons[t.reason])))
+            (lost_a_race(ctx.app().reasons[t.reason]) || cancelled(ctx.app().reasons[t.reason]))))
         wasted_ms += t.duration;
     if (s.tasks.empty()) {  // no task records (a log cut before them): the stage's counts
       failed = m.failed_tasks;
@@ -132,8 +158,10 @@ void check_failed_stages(EventLogContext& ctx) {
     }
     std::uint64_t bad_tasks = failed + killed;
     if (s.failed_attempts == 0 && bad_tasks == 0) continue;
-    // Stages cancelled because the application was going down are the failure's echo, not a failure.
-    if (bad_tasks == 0 && s.failure_reason.find("cancelled because SparkContext was shut down") != std::string::npos)
+    // Stages cancelled (the application going down after a failure, a job group or cell the user
+    // cancelled, a job killed from the UI) did not fail: nothing in them went wrong.
+    if (bad_tasks == 0 && (s.failure_reason.find("cancelled") != std::string::npos ||
+                           s.failure_reason.find("killed via the Web UI") != std::string::npos))
       continue;
     Failure f;
     f.stage = &s;
@@ -150,7 +178,7 @@ void check_failed_stages(EventLogContext& ctx) {
         f.message += fmt::format(" (a stage of {})", counted(s.num_tasks, "task"));
       std::size_t shown = 0;
       for (const auto& g : groups) {
-        if (g.status == eventlog::TaskStatus::killed && lost_a_race(g.reason)) continue;
+        if (g.status == eventlog::TaskStatus::killed && (lost_a_race(g.reason) || cancelled(g.reason))) continue;
         if (shown++ == 4) {
           f.message += "; other reasons";
           break;
@@ -162,6 +190,8 @@ void check_failed_stages(EventLogContext& ctx) {
         f.reasons += " " + g.reason;
       }
     }
+    if (stopped > 0)
+      f.message += fmt::format("; {} killed when the stage was cancelled (not failures)", counted(stopped, "task"));
     if (raced > 0)
       f.message += fmt::format("; {} speculative cop{} killed because the other finished first (not failures)", raced,
                                raced == 1 ? "y was" : "ies were");
@@ -191,9 +221,10 @@ void check_failed_stages(EventLogContext& ctx) {
       if (fs.size() > 11) ids += fmt::format(" and {} more", fs.size() - 11);
       msg += fmt::format("; {} more stage{} failed the same way ({})", fs.size() - 1, fs.size() == 2 ? "" : "s", ids);
     }
-    auto& f = ctx.report_stage(s, std::move(msg), explained, fix_for(first.reasons));
-    // A failure that wasted under a second of the cluster's time is worth knowing, not a warning.
-    if (f.explained_ms < 1000) f.diagnostic.severity = Severity::info;
+    auto& f = ctx.report_stage(s, std::move(msg), explained, fix_for(first.reasons, s.failed_attempts == 0));
+    // A failure that wasted under a second of the cluster's time is worth knowing, not a warning,
+    // unless it ended the run: its job failed and no job after it succeeded.
+    if (f.explained_ms < 1000 && !ended_the_run(ctx.app(), fs)) f.diagnostic.severity = Severity::info;
   }
 }
 

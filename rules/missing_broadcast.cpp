@@ -42,8 +42,11 @@ configuration declares large, `large-tables`), an `info` where the code does not
 function's parameter, `spark.range(n)` of a computed `n`, a helper's result).
 
 In an event log (`planlint eventlog`) it also uses the sizes measured at run time: a join whose
-smaller side's exchange wrote less than the threshold (its SQL "data size" metric) is reported
-with both sides' bytes.
+smaller side's exchange wrote less than the run's threshold (its SQL "data size" metric, named
+`data size total (min, med, max)` before Spark 3) is reported with both sides' bytes, once (not
+again from the plan text); a side whose exchange is an aggregate's shuffle is not counted (the
+join reuses that partitioning: a broadcast would remove no shuffle), and a run that turned
+automatic broadcasts off is told so.
 
 ## Why is this bad?
 A shuffle join moves both sides across the network and sorts them. Broadcasting a small side sends it
@@ -282,6 +285,9 @@ const eventlog::PlanMetricNode* side_exchange(const eventlog::SqlExecution& x, i
   for (int depth = 0; at >= 0 && depth < 12; ++depth) {
     const auto& n = x.nodes[static_cast<std::size_t>(at)];
     if (n.name.find("Exchange") != std::string::npos && n.data_size_accumulator >= 0) return &n;
+    // An exchange under an aggregate is the aggregate's shuffle: the join reuses its partitioning
+    // and adds none, so broadcasting that side would remove no shuffle.
+    if (n.name.find("Aggregate") != std::string::npos) return nullptr;
     if (n.children.size() != 1) return nullptr;
     at = n.children.front();
   }
