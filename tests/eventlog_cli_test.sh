@@ -107,6 +107,10 @@ gen "$tmp/waves.log" --stages 2 --tasks 2000 --skew-stage 1
 "$planlint" eventlog "$tmp/waves.log" >"$tmp/out.txt"
 check "a slow task the stage did not wait for (many waves) is not said to be waited for" \
   "grep -q 'had slow tasks it did not wait for' $tmp/out.txt && ! grep -q 'task-skew.*explains' $tmp/out.txt"
+gen "$tmp/retried.log" --stages 2 --tasks 200 --retried-stage 1
+"$planlint" eventlog "$tmp/retried.log" >"$tmp/out.txt"
+check "failures that retries mended are called transient, with the Python exception, not 'retries will not help'" \
+  "grep -q 'PythonException: ConnectionResetError' $tmp/out.txt && grep -q 'transient fault' $tmp/out.txt && ! grep -q 'retries will not help' $tmp/out.txt"
 # A partition count the code asked for: change the call, not the setting.
 gen "$tmp/parts.log" --stages 2 --tasks 4 --shuffle-gb 40
 "$planlint" eventlog "$tmp/parts.log" >"$tmp/out.txt"

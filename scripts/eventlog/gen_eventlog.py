@@ -19,6 +19,10 @@ p.add_argument("--skew-stage", type=int, action="append", default=[])
 p.add_argument("--spill-stage", type=int, action="append", default=[])
 p.add_argument("--gc-stage", type=int, action="append", default=[])
 p.add_argument("--fail-stage", type=int, action="append", default=[])
+p.add_argument("--cancel-stage", type=int, action="append", default=[],
+               help="the stage's job group is cancelled: its tasks are killed, nothing fails")
+p.add_argument("--retried-stage", type=int, action="append", default=[],
+               help="a tenth of its tasks fail once with a Python exception; their retries pass and the stage ends well")
 p.add_argument("--fail-host", default="", help="with --fail-stage: every failed task ran on this host")
 p.add_argument("--input-skew-stage", type=int, action="append", default=[],
                help="its task 0 reads 20x the input records (one large unsplittable file)")
@@ -35,6 +39,8 @@ p.add_argument("--truncate", action="store_true", help="cut the last line in hal
 p.add_argument("--pad", type=int, default=0, help="Accumulables entries per TaskEnd (makes lines longer)")
 p.add_argument("--sql-plan", default="", help="a physical plan for the one SQL execution")
 p.add_argument("--smj-bytes", default="", help="LEFT,RIGHT: a sort-merge join whose sides' exchanges wrote these bytes")
+p.add_argument("--smj-over-aggregates", action="store_true",
+               help="with --smj-bytes: each side's exchange is an aggregate's shuffle under the join")
 p.add_argument("--broadcast-bytes", type=int, default=0, help="a broadcast exchange that collected this many bytes")
 p.add_argument("--spark2", action="store_true", help="Spark 2.x metric names (data size total (min, med, max))")
 p.add_argument("--conf", action="append", default=[], help="KEY=VALUE Spark property")
@@ -77,14 +83,19 @@ def node(name, simple, children=(), size_id=None):
 
 
 info_root = node("Range", "Range (0, 10)")
+
+
+def agg(children):  # the side as an aggregate over its own shuffle, when asked
+    return [node("HashAggregate", "HashAggregate(keys=[k], functions=[count(1)])", children)] \
+        if a.smj_over_aggregates else children
 if a.smj_bytes:
     info_root = node("WholeStageCodegen (3)", "WholeStageCodegen (3)", [
         node("SortMergeJoin", "SortMergeJoin [k#1], [k#2], Inner", [
-            node("Sort", "Sort [k#1 ASC]", [node("InputAdapter", "InputAdapter", [
-                node("Exchange", "Exchange hashpartitioning(k#1, 200)", [info_root], size_id=9001)])]),
-            node("Sort", "Sort [k#2 ASC]", [node("InputAdapter", "InputAdapter", [
+            node("Sort", "Sort [k#1 ASC]", [node("InputAdapter", "InputAdapter", agg([
+                node("Exchange", "Exchange hashpartitioning(k#1, 200)", [info_root], size_id=9001)]))]),
+            node("Sort", "Sort [k#2 ASC]", [node("InputAdapter", "InputAdapter", agg([
                 node("Exchange", "Exchange hashpartitioning(k#2, 200)", [node("Range", "Range (0, 5)")],
-                     size_id=9002)])])])])
+                     size_id=9002)]))])])])
 if a.broadcast_bytes:
     info_root = node("BroadcastHashJoin", "BroadcastHashJoin [k#1], [k#2], Inner, BuildRight", [
         info_root, node("BroadcastExchange", "BroadcastExchange HashedRelationBroadcastMode", [node("Range", "Range")],
@@ -127,7 +138,8 @@ for s in range(a.stages):
             dur, records, cpu_ms = a.task_ms * 20, 2000, a.task_ms * 20 - 20
         if straggler:  # a slow node: the same rows, the time spent waiting
             dur, cpu_ms = a.task_ms * 20, a.task_ms - 20
-        failed = s in a.fail_stage and i % 10 == 0
+        failed = (s in a.fail_stage or s in a.retried_stage) and i % 10 == 0
+        cancelled = s in a.cancel_stage and i % 10 == 0
         slot = min(range(a.cores), key=lambda c: slot_free[c])
         if straggler:
             slot = 1  # host-2
@@ -142,6 +154,12 @@ for s in range(a.stages):
                            "Internal": False, "Count Failed Values": True})
         reason = {"Reason": "ExceptionFailure", "Class Name": "java.lang.OutOfMemoryError",
                   "Description": "Java heap space"} if failed else {"Reason": "Success"}
+        if failed and s in a.retried_stage:
+            reason = {"Reason": "ExceptionFailure", "Class Name": "org.apache.spark.api.python.PythonException",
+                      "Description": "Traceback (most recent call last):\n  File \"etl.py\", line 9, in f\n"
+                                     "ConnectionResetError: [Errno 104] Connection reset by peer\n"}
+        if cancelled:
+            reason = {"Reason": "TaskKilled", "Kill Reason": "Stage cancelled: Job 1 cancelled part of cancelled job group nb-7"}
         host = 1 + slot % 2
         if failed and a.fail_host:
             host = int(a.fail_host.split("-")[1])
@@ -150,7 +168,7 @@ for s in range(a.stages):
               "Task Info": {"Task ID": task_id, "Index": i, "Attempt": 0, "Partition ID": i, "Launch Time": launch,
                             "Executor ID": str(host), "Host": f"host-{host}", "Locality": "PROCESS_LOCAL",
                             "Speculative": False, "Getting Result Time": 0, "Finish Time": finish, "Failed": failed,
-                            "Killed": False, "Accumulables": accums},
+                            "Killed": cancelled, "Accumulables": accums},
               "Task Metrics": {"Executor Deserialize Time": 5, "Executor Deserialize CPU Time": 1000,
                                "Executor Run Time": dur - 10, "Executor CPU Time": cpu_ms * 1_000_000,
                                "Peak Execution Memory": 1 << 20, "Result Size": 100, "JVM GC Time": gc,
@@ -182,6 +200,8 @@ for s in range(a.stages):
     done = dict(info, **{"Completion Time": end})
     if s in a.fail_stage:
         done["Failure Reason"] = "Job aborted due to stage failure: java.lang.OutOfMemoryError"
+    if s in a.cancel_stage:
+        done["Failure Reason"] = "Job 1 cancelled part of cancelled job group nb-7"
     emit({"Event": "SparkListenerStageCompleted", "Stage Info": done})
     emit({"Event": "SparkListenerJobEnd", "Job ID": s, "Completion Time": end,
           "Job Result": {"Result": "JobFailed" if s in a.fail_stage else "JobSucceeded"}})
