@@ -121,6 +121,10 @@ gen "$tmp/nobc.log" --stages 2 --tasks 100 --smj-bytes 20000000000,2000000 --con
 "$planlint" eventlog "$tmp/nobc.log" >"$tmp/out.txt"
 check "missing-broadcast on a run with broadcasts off says so" \
   "grep -q 'this run turned automatic broadcasts off (spark.sql.autoBroadcastJoinThreshold=-1)' $tmp/out.txt && ! grep -q 'under this run.s broadcast threshold' $tmp/out.txt"
+gen "$tmp/twice.log" --stages 2 --tasks 100 --smj-bytes 20000000000,2000000 --sql-plan "$root/fixtures/rules/missing-broadcast/bad_final_plan_small_stage.plan"
+"$planlint" eventlog --format json "$tmp/twice.log" >"$tmp/out.json"
+check "a join judged from its measured sizes is not reported again from the plan text" \
+  "python3 -c 'import json,sys; f=[x for x in json.load(open(sys.argv[1]))[\"applications\"][0][\"findings\"] if x[\"rule\"]==\"missing-broadcast\"]; assert len(f)==1 and \"measured\" in f[0][\"message\"], f' $tmp/out.json"
 # What if: the tasks replayed on other cluster sizes.
 "$planlint" eventlog --what-if executors=1,2,4 --dbu-rate 2 "$tmp/fixed.log" >"$tmp/out.txt"; rc=$?
 check "--what-if prints a table of sizes with the run's own, its error and the critical path" \
