@@ -17,7 +17,8 @@ extern const RuleInfo kDiskSpill{"SPK902",
 Finds stages whose tasks spilled to disk more than `spill-ratio` (0.1) of the shuffle data they
 read (of their input when they read no shuffle), and at least `spill-min-bytes` (64 MiB). The time
 it explains is an estimate: the stage's duration times the share of spilled bytes among all the
-bytes the stage moved (spill, shuffle read and input).
+bytes the stage moved (spill, shuffle read and input). A stage of the RDD API (no SQL execution)
+gets RDD advice: the partition count its call takes, not AQE or `spark.sql.shuffle.partitions`.
 
 ## Why is this bad?
 A task that does not fit its sort or aggregation buffers in execution memory writes them to local
@@ -56,9 +57,18 @@ void check_disk_spill(EventLogContext& ctx) {
                     s.id, s.name.empty() ? "unnamed" : s.name, format_bytes(m.disk_spill), format_bytes(m.memory_spill),
                     format_bytes(base), shuffle ? "shuffle" : "input", base > 0 ? fmt::format("{:.2f}", ratio) : "n/a",
                     s.num_tasks);
-    ctx.report_stage(s, std::move(msg), explained,
-                     "give each task less data (more shuffle partitions, or AQE's coalescing from a higher "
-                     "initial count) or more memory per core (spark.executor.memory, fewer cores per executor)");
+    // A stage of no SQL execution runs the RDD API: its partitions are the code's (groupByKey(n),
+    // repartition(n), spark.default.parallelism), and neither AQE nor spark.sql.* settings reach it.
+    bool rdd = s.sql_execution < 0;
+    ctx.report_stage(
+        s, std::move(msg), explained,
+        rdd ? fmt::format("give each task less data: more partitions than the {} it has (the count the RDD call takes, "
+                          "e.g. groupByKey(numPartitions), or spark.default.parallelism), or more memory per task "
+                          "(spark.executor.memory and fewer cores per executor; spark.python.worker.memory for "
+                          "PySpark's own aggregation)",
+                          s.num_tasks)
+            : "give each task less data (more shuffle partitions, or AQE's coalescing from a higher initial count) or "
+              "more memory per core (spark.executor.memory, fewer cores per executor)");
   }
 }
 

@@ -111,6 +111,10 @@ gen "$tmp/retried.log" --stages 2 --tasks 200 --retried-stage 1
 "$planlint" eventlog "$tmp/retried.log" >"$tmp/out.txt"
 check "failures that retries mended are called transient, with the Python exception, not 'retries will not help'" \
   "grep -q 'PythonException: ConnectionResetError' $tmp/out.txt && grep -q 'transient fault' $tmp/out.txt && ! grep -q 'retries will not help' $tmp/out.txt"
+gen "$tmp/spill.log" --stages 3 --tasks 200 --shuffle-gb 0.5 --spill-stage 1
+"$planlint" eventlog "$tmp/spill.log" >"$tmp/out.txt"
+check "a spill in an RDD stage (no SQL execution) gets the RDD call's partitions, not AQE" \
+  "grep -q 'numPartitions' $tmp/out.txt && ! grep -q 'AQE.s coalescing' $tmp/out.txt"
 # A partition count the code asked for: change the call, not the setting.
 gen "$tmp/parts.log" --stages 2 --tasks 4 --shuffle-gb 40
 "$planlint" eventlog "$tmp/parts.log" >"$tmp/out.txt"
