@@ -94,6 +94,10 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
   auto shown = [markdown](std::string_view s) { return markdown ? util::markdown_text(s) : util::printable(s); };
   out += fmt::format("Before: {} ({})\n{}After:  {} ({})\n\n", shown(b.path), shown(b.name), markdown ? "\n" : "",
                      shown(a.path), shown(a.name));
+  if (!b.name.empty() && !a.name.empty() && b.name != a.name)
+    out +=
+        "The two logs are of applications with different names: a comparison of two runs of one job is what this "
+        "table is for.\n\n";
   std::string sep = markdown ? " | " : "  ";
   auto row = [&](const std::vector<std::string>& cells) {
     std::string l = markdown ? "| " : "";
@@ -149,8 +153,11 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
   for (const auto& r : rows) {
     if (markdown)
       out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", r[0], r[1], r[2], r[3], r[4], r[5]);
-    else
-      out += fmt::format("  {:<48} {:<8} {:<13} {:<13} {:<11} {}\n", r[0], r[1], r[2], r[3], r[4], r[5]);
+    else {
+      std::string line = fmt::format("  {:<48} {:<8} {:<13} {:<13} {:<11} {}", r[0], r[1], r[2], r[3], r[4], r[5]);
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
   }
 
   // What else changed: the configuration, and how much data each run read.
