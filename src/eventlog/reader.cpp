@@ -209,8 +209,6 @@ class Builder {
     bool failed = false, killed = false;
     std::int64_t finish = 0;
     std::string_view executor, host;
-    std::uint64_t shuffle_read_bytes = 0, shuffle_read_records = 0;
-    Stage* s = nullptr;
     // One pass over the event's fields in the order Spark writes them: no rewinding (the stage
     // comes first; older logs may order otherwise, so the metrics are added once it is known).
     StageMetrics m;
@@ -251,12 +249,12 @@ class Builder {
       } else if (key == "Task Metrics") {
         od::object mo;
         if (value.get_object().get(mo) != simdjson::SUCCESS) return;
-        task_metrics(mo, m, peak, t, shuffle_read_bytes, shuffle_read_records);
+        task_metrics(mo, m, peak, t);
       }
     });
     if (fields != simdjson::SUCCESS) return fields;
     if (stage_id < 0) return missing("Stage ID");
-    s = &stage_at(stage_id);
+    Stage* s = &stage_at(stage_id);
     // As Spark's status listener counts them: a commit denied is a kill (another attempt wrote it).
     failed = failed || reason_text != "Success";
     killed = killed || reason_text == "TaskKilled" || reason_text == "TaskCommitDenied";
@@ -280,8 +278,8 @@ class Builder {
     sm.peak_execution_memory_sum += peak;
     sm.memory_spill += m.memory_spill;
     sm.disk_spill += m.disk_spill;
-    sm.shuffle_read_bytes += shuffle_read_bytes;
-    sm.shuffle_read_records += shuffle_read_records;
+    sm.shuffle_read_bytes += m.shuffle_read_bytes;
+    sm.shuffle_read_records += m.shuffle_read_records;
     sm.shuffle_write_bytes += m.shuffle_write_bytes;
     sm.shuffle_write_records += m.shuffle_write_records;
     sm.input_bytes += m.input_bytes;
@@ -290,8 +288,8 @@ class Builder {
     sm.output_records += m.output_records;
     t.input_bytes = m.input_bytes;
     t.input_records = m.input_records;
-    t.shuffle_bytes = shuffle_read_bytes;
-    t.shuffle_records = shuffle_read_records;
+    t.shuffle_bytes = m.shuffle_read_bytes;
+    t.shuffle_records = m.shuffle_read_records;
     s->tasks.push_back(t);
     return simdjson::SUCCESS;
   }
@@ -357,8 +355,8 @@ class Builder {
     return i;
   }
 
-  static void task_metrics(od::object& mo, StageMetrics& m, std::uint64_t& peak, Task& t, std::uint64_t& read_bytes,
-                           std::uint64_t& read_records) {
+  // One task's metrics into m (fresh for the task), its peak execution memory and its record.
+  static void task_metrics(od::object& mo, StageMetrics& m, std::uint64_t& peak, Task& t) {
     for (auto field : mo) {
       std::string_view key;
       if (field.unescaped_key().get(key) != simdjson::SUCCESS) return;
@@ -379,10 +377,7 @@ class Builder {
       } else if (key == "Disk Bytes Spilled") {
         m.disk_spill += unum(v);
       } else if (key == "Shuffle Read Metrics") {
-        StageMetrics r;
-        shuffle_read(v, r);
-        read_bytes += r.shuffle_read_bytes;
-        read_records += r.shuffle_read_records;
+        shuffle_read(v, m);
       } else if (key == "Shuffle Write Metrics") {
         od::object w;
         if (v.get_object().get(w) != simdjson::SUCCESS) continue;
