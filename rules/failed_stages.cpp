@@ -99,13 +99,7 @@ std::string fix_for(const std::string& reasons, bool retried_ok) {
 // The text that says why a stage failed, with numbers (ids, task indexes, hosts) blanked: stages
 // that failed the same way share it.
 std::string same_way(const std::string& name, const std::string& reason) {
-  std::string k = name + "|";
-  for (char c : reason)
-    if (c < '0' || c > '9')
-      k += c;
-    else if (k.back() != '#')
-      k += '#';
-  return k;
+  return name + "|" + eventlog::blank_numbers(reason);
 }
 
 struct Failure {

@@ -1,6 +1,7 @@
 // missing-broadcast: a shuffle join (sort-merge or shuffled hash) where one side is known to be small.
 #include <fmt/format.h>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <optional>
 
@@ -302,7 +303,10 @@ std::optional<double> spark_conf_bytes(std::string_view v) {
   std::size_t digits = 0;
   while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits])) != 0) ++digits;
   if (digits == 0) return std::nullopt;
-  double n = std::stod(std::string(v.substr(0, digits)));
+  std::uint64_t whole = 0;
+  if (auto [end, ec] = std::from_chars(v.data(), v.data() + digits, whole); ec != std::errc())
+    return std::nullopt;  // past 2^64 bytes: not a threshold Spark would take either
+  auto n = static_cast<double>(whole);
   std::string unit;
   for (char c : v.substr(digits)) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (unit.empty() || unit == "b") return n;
@@ -323,7 +327,7 @@ void check_missing_broadcast_measured(lint::EventLogContext& ctx) {
   std::string setting = app.conf("spark.sql.autoBroadcastJoinThreshold");
   bool disabled = !setting.empty() && setting.find_first_not_of(' ') != std::string::npos &&
                   setting[setting.find_first_not_of(' ')] == '-';
-  if (auto run = spark_conf_bytes(setting); run && !disabled) threshold = *run;
+  if (auto run = spark_conf_bytes(setting); run && !disabled) threshold = std::min(*run, 1e18);
   for (const auto& [id, x] : app.sql) {
     for (const auto& n : x.nodes) {
       bool shuffled =

@@ -21,11 +21,13 @@ Compares the partitions (tasks) of each stage that read a shuffle of at least `s
 and reports counts off by more than `partition-tolerance` (2×), with the numbers. A configuration
 of `spark.sql.shuffle.partitions=auto` (Databricks) is not a mismatch, a shuffle AQE already sized
 (its stage reads it through `AQEShuffleRead`) is not either, and a log without executor events (no
-core count) is not judged. When the count is not the configured `spark.sql.shuffle.partitions`
-the code asked for it (`repartition(2)`): the fix says to change that call, not the setting. A
-mismatch that explains under a second is an info, not a warning. The time it explains, when
-there are too many partitions, is the measured task overhead (time outside run time) over the
-cores; with too few, the stage time beyond perfect parallelism (task time over the cores).
+core count) is not judged. The time it explains, when there are too many partitions, is the
+measured task overhead (time outside run time) over the cores; with too few, the stage time beyond
+perfect parallelism (task time over the cores). Under a second explained is an info.
+
+When the count is not the configured `spark.sql.shuffle.partitions` the code asked for it
+(`repartition(2)`): the fix says to change that call, not the setting. A stage of the RDD API (no
+SQL execution) gets the RDD call's partition count as its fix.
 
 ## Why is this bad?
 Too few partitions make big tasks that spill and leave cores idle; too many make tiny tasks whose
@@ -77,14 +79,23 @@ void check_shuffle_partitions_mismatch(EventLogContext& ctx) {
           aqe || op.find("AQEShuffleRead") != std::string::npos || op.find("CustomShuffleReader") != std::string::npos;
     if (aqe) continue;
     std::string configured = ctx.app().conf("spark.sql.shuffle.partitions", "200");
-    bool from_code = configured != std::to_string(s.num_tasks);
+    // A stage of no SQL execution is the RDD API's: its partition count is the RDD call's
+    // (groupByKey(n), reduceByKey(n), spark.default.parallelism); spark.sql settings do not reach it.
+    bool rdd = s.sql_execution < 0;
+    bool from_code = rdd || configured != std::to_string(s.num_tasks);
     std::string msg = fmt::format(
         "stage {} ({}) read a {:.0f} MB shuffle with {} partitions on {} cores; the formula ceil({:.0f} / {} / {}) x "
         "{} gives {}{}",
         s.id, s.name.empty() ? "unnamed" : s.name, mb, s.num_tasks, cores, mb, t.target_partition_mb, cores, cores, n,
-        from_code ? fmt::format(" (spark.sql.shuffle.partitions is {}: the code asked for {})", configured, s.num_tasks)
-                  : "");
-    std::string fix = from_code
+        rdd ? " (an RDD stage: the count is the RDD call's)"
+        : from_code
+            ? fmt::format(" (spark.sql.shuffle.partitions is {}: the code asked for {})", configured, s.num_tasks)
+            : "");
+    std::string fix = rdd ? fmt::format(
+                                "give the RDD call about {} partitions (groupByKey({}), reduceByKey({}), "
+                                "repartition({}), or spark.default.parallelism={})",
+                                n, n, n, n, n)
+                      : from_code
                           ? fmt::format(
                                 "change the partition count the code asks for (repartition({}) or coalesce({}) at the "
                                 "call site) to about {}, or drop it and let AQE size the shuffle",

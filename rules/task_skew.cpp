@@ -239,17 +239,19 @@ void check_task_skew(EventLogContext& ctx) {
         q.median > 0 ? static_cast<double>(q.max) / q.median : 0.0, format_ms(q.min), format_ms(q.p25),
         format_ms(q.median), format_ms(q.p75), format_ms(q.max), counted(s.durations.size(), "task"),
         n_slow > 1 ? fmt::format(", {} of them over {}x the median", n_slow, t.skew_ratio) : "", why.evidence,
-        speculative > 0 ? fmt::format("; {} speculative cop{} launched", speculative, speculative == 1 ? "y" : "ies")
-                        : "",
+        speculative > 0
+            ? fmt::format("; {} in the stage", counted(speculative, "speculative copy", "speculative copies"))
+            : "",
         ops.empty() ? "" : "; operators: " + ops);
     std::string fix;
     switch (why.cause) {
       case Cause::straggler:
-        fix = speculative > 0 ? "not a data problem: look at that executor's host (GC, disk, a noisy neighbour); "
-                                "speculation is on and re-ran it elsewhere; salting or AQE's skew join would not help"
-                              : "not a data problem: look at that executor's host (GC, disk, a noisy neighbour); "
-                                "spark.speculation=true re-runs such tasks elsewhere; salting or AQE's skew join would "
-                                "not help";
+        fix = speculative > 0
+                  ? "not a data problem: look at that executor's host (GC, disk, a noisy neighbour); "
+                    "speculation is on (copies ran in this stage); salting or AQE's skew join would not help"
+                  : "not a data problem: look at that executor's host (GC, disk, a noisy neighbour); "
+                    "spark.speculation=true re-runs such tasks elsewhere; salting or AQE's skew join would "
+                    "not help";
         break;
       case Cause::input_skew:
         fix =

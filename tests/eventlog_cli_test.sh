@@ -116,10 +116,14 @@ gen "$tmp/spill.log" --stages 3 --tasks 200 --shuffle-gb 0.5 --spill-stage 1
 check "a spill in an RDD stage (no SQL execution) gets the RDD call's partitions, not AQE" \
   "grep -q 'numPartitions' $tmp/out.txt && ! grep -q 'AQE.s coalescing' $tmp/out.txt"
 # A partition count the code asked for: change the call, not the setting.
-gen "$tmp/parts.log" --stages 2 --tasks 4 --shuffle-gb 40
+gen "$tmp/parts.log" --stages 2 --tasks 4 --shuffle-gb 40 --broadcast-bytes 5000000
 "$planlint" eventlog "$tmp/parts.log" >"$tmp/out.txt"
 check "a partition count the code asked for says so, and the fix is the call" \
   "grep -q 'the code asked for 4' $tmp/out.txt && grep -q 'change the partition count the code asks for' $tmp/out.txt"
+gen "$tmp/rddparts.log" --stages 2 --tasks 4 --shuffle-gb 40
+"$planlint" eventlog "$tmp/rddparts.log" >"$tmp/out.txt"
+check "an RDD stage's partition count is the RDD call's, not spark.sql.shuffle.partitions" \
+  "grep -q 'an RDD stage' $tmp/out.txt && grep -q 'groupByKey(' $tmp/out.txt && ! grep -q 'set spark.sql.shuffle.partitions' $tmp/out.txt"
 # A message never contradicts the log: a run that turned broadcasts off is told so.
 gen "$tmp/nobc.log" --stages 2 --tasks 100 --smj-bytes 20000000000,2000000 --conf spark.sql.autoBroadcastJoinThreshold=-1
 "$planlint" eventlog "$tmp/nobc.log" >"$tmp/out.txt"
@@ -136,6 +140,8 @@ check "--what-if prints a table of sizes with the run's own, its error and the c
 "$planlint" eventlog --format json --what-if executors=1,2,4 "$tmp/fixed.log" >"$tmp/out.json"
 check "json has the simulation: fewer executors never faster, the run's size within 10 %" \
   "python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))[\"applications\"][0][\"simulation\"]; w=[r[\"wall_ms\"] for r in s[\"what_if\"]]; assert [r[\"executors\"] for r in s[\"what_if\"]]==[1,2,4], s; assert w==sorted(w, reverse=True), w; assert abs(s[\"simulated_ms\"]-s[\"measured_ms\"]) <= 0.1*s[\"measured_ms\"], s; assert s[\"critical_path_ms\"] <= s[\"simulated_ms\"], s' $tmp/out.json"
+"$planlint" eventlog --what-if executors=4 --compare "$tmp/fixed.log" "$tmp/skew.log" >/dev/null 2>"$tmp/err.txt"; rc=$?
+check "--what-if with --compare is a usage error, not ignored" "[[ $rc -eq 2 ]] && grep -q 'not with --compare' $tmp/err.txt"
 for bad in executors=0 executors= cores=4 executors=4,x; do
   "$planlint" eventlog --what-if "$bad" "$tmp/fixed.log" >/dev/null 2>"$tmp/err.txt"; rc=$?
   check "--what-if $bad is a usage error" "[[ $rc -eq 2 ]] && grep -q 'expected executors=N' $tmp/err.txt"

@@ -11,6 +11,7 @@
 
 #include "eventlog/codec.hpp"
 #include "eventlog/reader.hpp"
+#include "eventlog/whatif.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;
@@ -346,4 +347,76 @@ TEST_CASE("task records: executor, host, speculation, reasons; a commit denied i
   }
   CHECK(python);
   CHECK(race);
+}
+
+TEST_CASE("what-if: a chain of stages on twice the cores runs in half the time (hand-computed)", "[eventlog]") {
+  // One executor of 4 cores; one job of three chained stages, each of 8 tasks of 10 s: two waves,
+  // 20 s a stage, 60 s in all. On 2 executors (8 cores) each stage is one wave: 30 s. The critical
+  // path (unlimited cores) is 30 s too.
+  std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"chain","App ID":"app-c","Timestamp":1000000,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerExecutorAdded","Timestamp":1000000,"Executor ID":"1","Executor Info":{"Host":"h1","Total Cores":4}})"
+      "\n"
+      R"({"Event":"SparkListenerJobStart","Job ID":0,"Submission Time":1000000,"Stage IDs":[0,1,2],"Properties":{}})"
+      "\n";
+  std::int64_t t = 1000000;
+  int task = 0;
+  for (int s = 0; s < 3; ++s) {
+    std::string parents = s == 0 ? "[]" : "[" + std::to_string(s - 1) + "]";
+    log += R"({"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":)" + std::to_string(s) +
+           R"(,"Stage Attempt ID":0,"Stage Name":"count at job.py:)" + std::to_string(10 + s) +
+           R"(","Number of Tasks":8,"Parent IDs":)" + parents + R"(,"Submission Time":)" + std::to_string(t) + "}}\n";
+    for (int i = 0; i < 8; ++i) {
+      std::int64_t launch = t + (i / 4) * 10000;
+      log += R"({"Event":"SparkListenerTaskEnd","Stage ID":)" + std::to_string(s) +
+             R"(,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":)" +
+             std::to_string(task++) + R"(,"Launch Time":)" + std::to_string(launch) + R"(,"Finish Time":)" +
+             std::to_string(launch + 10000) +
+             R"(,"Executor ID":"1","Host":"h1"},"Task Metrics":{"Executor Run Time":10000}})" + "\n";
+    }
+    t += 20000;
+    log += R"({"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":)" + std::to_string(s) +
+           R"(,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":8,"Submission Time":)" +
+           std::to_string(t - 20000) + R"(,"Completion Time":)" + std::to_string(t) + "}}\n";
+  }
+  log += R"({"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":)" + std::to_string(t) +
+         R"(,"Job Result":{"Result":"JobSucceeded"}})"
+         "\n"
+         R"({"Event":"SparkListenerApplicationEnd","Timestamp":)" +
+         std::to_string(t) + "}\n";
+  std::string err;
+  Application app = read_event_log(write_file("chain.log", log).string(), err);
+  REQUIRE(err.empty());
+  WhatIf w = what_if(app, {2});
+  REQUIRE(w.usable);
+  CHECK(w.measured_ms == 60000);
+  CHECK(w.simulated_ms == 60000);
+  CHECK(w.critical_path_ms == 30000);
+  REQUIRE(w.rows.size() == 2);
+  CHECK(w.rows[0].executors == 1);
+  CHECK(w.rows[0].as_run);
+  CHECK(w.rows[1].executors == 2);
+  CHECK(w.rows[1].slots == 8);
+  CHECK(w.rows[1].wall_ms == 30000);
+}
+
+TEST_CASE("a task without a launch time has no duration; Spark's own operations keep their stage name", "[eventlog]") {
+  std::string log =
+      R"x({"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":5,"Stage Attempt ID":0,"Stage Name":"treeAggregate at GradientDescent.scala:189","Number of Tasks":2,"Details":"org.apache.spark.mllib.optimization.GradientDescent$.runMiniBatchSGD(GradientDescent.scala:189)\ncom.acme.Train.main(Train.java:87)","Submission Time":1000}})x"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":5,"Task End Reason":{"Reason":"Success"},"Task Info":{"Finish Time":5000,"Executor ID":"1","Host":"h"}})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":5,"Task End Reason":{"Reason":"Success"},"Task Info":{"Launch Time":1000,"Finish Time":1400,"Executor ID":"1","Host":"h"}})"
+      "\n";
+  std::string err;
+  Application app = read_event_log(write_file("nolaunch.log", log).string(), err);
+  REQUIRE(err.empty());
+  const Stage& s = app.stages.at(5);
+  CHECK(s.name == "treeAggregate at GradientDescent.scala:189");
+  CHECK(s.spark_name.empty());
+  REQUIRE(s.tasks.size() == 2);
+  CHECK(s.tasks[0].duration == 0);
+  CHECK(s.durations == std::vector<std::uint32_t>{400});
+  CHECK(s.q.max == 400);
 }

@@ -266,6 +266,13 @@ Exit status: 0 no diagnosis, 1 diagnoses, 2 usage error or a log that could not 
                 return 2;
               }
               o->run.what_if = *counts;
+              // What a report cannot show is a usage error, not an option silently dropped.
+              if (!o->run.compare.empty() || o->run.format == "sarif") {
+                std::cerr << "planlint: error: --what-if prints a table of cluster sizes: it goes with the text, "
+                             "markdown, json or html report of logs, not with "
+                          << (o->run.compare.empty() ? "--format sarif" : "--compare") << "\n";
+                return 2;
+              }
             }
             if (o->run.paths.empty() && o->run.compare.empty()) {
               std::cerr << "planlint: error: no event log given\n" << ev->help();

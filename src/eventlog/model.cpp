@@ -28,9 +28,17 @@ Quantiles quantiles(std::vector<std::uint32_t>& v) {
   return q;
 }
 
-// Frames of the JDK, Scala and Spark: never the user's call site.
+// Frames of the JDK and Scala's library: a stage named after one is named after a thread hand-over,
+// not an operation.
+bool runtime_frame(std::string_view frame) {
+  for (std::string_view p : {"java.", "javax.", "jdk.", "sun.", "scala."})
+    if (frame.substr(0, p.size()) == p) return true;
+  return false;
+}
+// Frames of no user code: the runtime's, Spark's, Databricks', py4j's.
 bool library_frame(std::string_view frame) {
-  for (std::string_view p : {"java.", "javax.", "jdk.", "sun.", "scala.", "org.apache.spark.", "py4j."})
+  if (runtime_frame(frame)) return true;
+  for (std::string_view p : {"org.apache.spark.", "com.databricks.", "py4j."})
     if (frame.substr(0, p.size()) == p) return true;
   return false;
 }
@@ -52,7 +60,9 @@ std::string user_frame(const std::string& name, const std::string& details) {
     std::string_view frame = line.substr(0, open), file = line.substr(open + 1, line.size() - open - 2);
     if (!past) {
       if (file != where) continue;
-      if (!library_frame(frame)) return {};  // Spark's frame is the user's already
+      // Spark's own operations (treeAggregate at GradientDescent.scala) keep their name: only a
+      // JDK or Scala frame is a hand-over to look past.
+      if (!runtime_frame(frame)) return {};
       past = true;
       continue;
     }
@@ -64,6 +74,16 @@ std::string user_frame(const std::string& name, const std::string& details) {
 }
 
 }  // namespace
+
+std::string blank_numbers(std::string_view text) {
+  std::string k;
+  for (char c : text)
+    if (c < '0' || c > '9')
+      k += c;
+    else if (k.empty() || k.back() != '#')
+      k += '#';
+  return k;
+}
 
 std::uint64_t quantile(const std::vector<std::uint64_t>& sorted, double q) {
   if (sorted.empty()) return 0;
@@ -108,15 +128,7 @@ void Application::finish() {
 std::vector<FailureGroup> Application::failures(const Stage& s) const {
   // Reasons that differ only in numbers (executor and container ids, hosts like worker-2, exit
   // codes) are one reason: the executors and hosts are listed apart.
-  auto key = [](const std::string& r) {
-    std::string k;
-    for (char c : r)
-      if (c < '0' || c > '9')
-        k += c;
-      else if (k.empty() || k.back() != '#')
-        k += '#';
-    return k;
-  };
+  auto key = [](const std::string& r) { return blank_numbers(r); };
   std::map<std::pair<std::string, TaskStatus>, FailureGroup> by;
   std::map<std::pair<std::string, TaskStatus>, std::set<std::uint32_t>> variants;
   for (const auto& t : s.tasks) {

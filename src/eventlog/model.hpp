@@ -19,9 +19,13 @@ struct Quantiles {
 // rank min(floor(q * n), n - 1). 0 for no values.
 std::uint64_t quantile(const std::vector<std::uint64_t>& sorted, double q);
 
+// Text with every run of digits as one '#': messages that differ only in ids, hosts or counts
+// ("executor 4 lost", "executor 5 lost") are the same message.
+std::string blank_numbers(std::string_view text);
+
 enum class TaskStatus : std::uint8_t { success, failed, killed };
 
-// One task attempt as it ended, in a few bytes: what tells a skewed task from a straggler, what the
+// One task attempt as it ended (about 72 bytes): what tells a skewed task from a straggler, what the
 // failures were and where they ran, and what a simulation of another cluster size replays.
 struct Task {
   std::int64_t launch = 0;     // epoch ms
@@ -31,8 +35,8 @@ struct Task {
   std::uint32_t gc_ms = 0;
   std::uint64_t input_bytes = 0, input_records = 0;      // read from the data source
   std::uint64_t shuffle_bytes = 0, shuffle_records = 0;  // shuffle read
-  std::uint32_t executor = 0;                            // index into Application::executor_ids
-  std::uint32_t reason = 0;                              // failed and killed: index into Application::reasons (0: none)
+  std::uint32_t executor = UINT32_MAX;  // index into Application::executor_ids; UINT32_MAX: not recorded
+  std::uint32_t reason = 0;             // failed and killed: index into Application::reasons (0: none)
   std::uint32_t stage_attempt = 0;
   TaskStatus status = TaskStatus::success;
   bool speculative = false;
@@ -103,7 +107,8 @@ struct ExecutorChange {
   std::int64_t time = 0;
   std::string id;
   std::string host;
-  int cores = 0;  // added (> 0) or removed (< 0)
+  int cores = 0;       // added (> 0) or removed (< 0; 0 when the log never said it was added)
+  bool added = false;  // an ExecutorAdded event (else ExecutorRemoved)
 };
 
 struct ReadProblem {

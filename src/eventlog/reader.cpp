@@ -260,8 +260,11 @@ class Builder {
     killed = killed || reason_text == "TaskKilled" || reason_text == "TaskCommitDenied";
     t.status = killed ? TaskStatus::killed : failed ? TaskStatus::failed : TaskStatus::success;
     if (t.status != TaskStatus::success) t.reason = reason_index(why.empty() ? std::string(reason_text) : why);
-    t.duration =
-        finish > t.launch ? static_cast<std::uint32_t>(std::min<std::int64_t>(finish - t.launch, UINT32_MAX)) : 0;
+    // A task without its launch or finish time has no duration (not 49 days from the epoch).
+    bool timed = t.launch > 0 && finish > 0;
+    t.duration = timed && finish > t.launch
+                     ? static_cast<std::uint32_t>(std::min<std::int64_t>(finish - t.launch, UINT32_MAX))
+                     : 0;
     StageMetrics& sm = s->m;
     ++sm.tasks;
     if (killed)
@@ -270,7 +273,7 @@ class Builder {
       ++sm.failed_tasks;
     sm.task_ms += t.duration;
     if (failed || killed) sm.failed_task_ms += t.duration;
-    if (!failed && !killed) s->durations.push_back(t.duration);
+    if (!failed && !killed && timed) s->durations.push_back(t.duration);
     sm.run_ms += m.run_ms;
     sm.cpu_ns += m.cpu_ns;
     sm.gc_ms += m.gc_ms;
@@ -699,6 +702,7 @@ class Builder {
       }
     });
     if (fields != simdjson::SUCCESS) return fields;
+    c.added = added;
     if (added) {
       cores_[c.id] = c.cores;
     } else {

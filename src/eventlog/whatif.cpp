@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <queue>
+#include <set>
 
 namespace planlint::eventlog {
 
@@ -136,7 +137,7 @@ std::vector<Group> groups_of(const Application& app) {
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
   std::vector<Group> groups;
   for (const auto& sp : spans) {
-    if (!groups.empty() && sp.start <= groups.back().span.end)
+    if (!groups.empty() && sp.start < groups.back().span.end)  // overlapping; back to back is two groups
       groups.back().span.end = std::max(groups.back().span.end, sp.end);
     else
       groups.push_back({sp, {}});
@@ -161,7 +162,7 @@ std::int64_t replay_group(const Model& model, const Group& g, int slots, bool as
   for (std::size_t i = 0; i < st.size(); ++i) index[st[i]->id] = i;
   std::vector<std::vector<std::size_t>> children(st.size());
   std::vector<int> pending(st.size(), 0);
-  std::vector<std::int64_t> release(st.size(), 0);
+  std::vector<std::int64_t> release(st.size(), 0), gap(st.size(), 0);
   std::size_t tasks = 0;
   for (std::size_t i = 0; i < st.size(); ++i) {
     tasks += st[i]->tasks.size();
@@ -170,9 +171,19 @@ std::int64_t replay_group(const Model& model, const Group& g, int slots, bool as
         children[it->second].push_back(i);
         ++pending[i];
       }
-    // A stage that reads no stage of this group starts when the driver submitted it.
     std::int64_t start = st[i]->submitted > 0 ? st[i]->submitted : first_launch(*st[i]);
-    release[i] = std::max<std::int64_t>(0, start - g.span.start);
+    if (pending[i] == 0) {
+      // A stage that reads no stage of this group starts when the driver submitted it.
+      release[i] = std::max<std::int64_t>(0, start - g.span.start);
+    } else {
+      // One that reads others starts when they have ended, after the gap the log shows between
+      // their end and its submission (the scheduler's, the driver's): on any cluster size.
+      std::int64_t parents_end = 0;
+      for (int p : st[i]->parents)
+        if (auto it = index.find(p); it != index.end() && it->second != i)
+          parents_end = std::max(parents_end, stage_end(*st[it->second]));
+      gap[i] = parents_end > 0 ? std::max<std::int64_t>(0, start - parents_end) : 0;
+    }
   }
   std::size_t n_slots = slots > 0 ? static_cast<std::size_t>(slots) : std::max<std::size_t>(tasks, 1);
   n_slots = std::min(n_slots, std::max<std::size_t>(tasks, 1));
@@ -219,7 +230,10 @@ std::int64_t replay_group(const Model& model, const Group& g, int slots, bool as
     makespan = std::max(makespan, end);
     for (std::size_t c : children[i]) {
       release[c] = std::max(release[c], end);
-      if (--pending[c] == 0) ready.push({release[c], c});
+      if (--pending[c] == 0) {
+        release[c] += gap[c];
+        ready.push({release[c], c});
+      }
     }
   }
   return makespan;
@@ -233,10 +247,15 @@ Model model_of(const Application& app) {
   Timeline timeline(app);
   // The slots the run had: its cores, or the tasks it ran at once when more (a log that misses an
   // executor's arrival, an engine that runs more tasks than cores).
-  m.slots_as_run = std::max({1, app.max_cores(), timeline.most()});
+  // With executor events, the cores they declared (a task's Finish Time is logged after the next
+  // task on its core launched, so counting overlaps would over-count); without (local mode, a cut
+  // log), local[N] or the most tasks that ran at once.
+  bool declared = std::any_of(app.executors.begin(), app.executors.end(),
+                              [](const ExecutorChange& c) { return c.added && c.cores > 0 && c.id != "driver"; });
+  m.slots_as_run = declared ? std::max(1, app.max_cores()) : std::max({1, app.max_cores(), timeline.most()});
   timeline.set_slots(m.slots_as_run);
   for (const auto& c : app.executors)
-    if (c.id != "driver" && c.cores > 0) {
+    if (c.id != "driver" && c.added && c.cores > 0) {
       // A time outside the run (logs written by hand, clocks apart) says nothing: from the start.
       std::int64_t at = c.time >= m.start && c.time <= m.start + m.total ? c.time : m.start;
       m.slot_from.insert(m.slot_from.end(), static_cast<std::size_t>(c.cores), at);
@@ -286,11 +305,16 @@ WhatIf what_if(const Application& app, const std::vector<int>& executor_counts) 
   // The executors at the widest point, their usual cores, and how many shared a host.
   std::map<int, int> cores_seen;
   std::map<std::string, int> per_host;
-  int alive = 0, widest = 0;
+  std::set<std::string> alive;  // a removal of an executor the log never added changes nothing
+  int widest = 0;
   for (const auto& c : app.executors) {
     if (c.id == "driver") continue;
-    alive += c.cores > 0 ? 1 : -1;
-    widest = std::max(widest, alive);
+    if (!c.added) {
+      alive.erase(c.id);
+      continue;
+    }
+    alive.insert(c.id);
+    widest = std::max(widest, static_cast<int>(alive.size()));
     if (c.cores > 0) {
       ++cores_seen[c.cores];
       ++per_host[c.host];
@@ -298,9 +322,9 @@ WhatIf what_if(const Application& app, const std::vector<int>& executor_counts) 
   }
   Model model = model_of(app);
   int slots = model.slots_as_run;
-  if (widest == 0) {  // local mode: the driver is the one executor
-    w.executors = 1;
-    w.cores_per_executor = slots;
+  if (widest == 0 || cores_seen.empty()) {  // local mode (the driver is the one executor), or no cores declared
+    w.executors = std::max(1, widest);
+    w.cores_per_executor = std::max(1, slots / w.executors);
   } else {
     w.executors = widest;
     w.cores_per_executor = std::max_element(cores_seen.begin(), cores_seen.end(), [](auto& a, auto& b) {
@@ -327,10 +351,13 @@ WhatIf what_if(const Application& app, const std::vector<int>& executor_counts) 
     WhatIfRow row;
     row.executors = n;
     row.as_run = n == w.executors;
-    row.slots = row.as_run ? slots : n * w.slots_per_executor;
+    row.slots = row.as_run ? slots
+                           : static_cast<int>(std::min<std::int64_t>(
+                                 static_cast<std::int64_t>(n) * w.slots_per_executor, 1'000'000'000));
     Replay sized = replay(model, row.slots);
     row.wall_ms = row.as_run ? w.simulated_ms : sized.driver_ms + sized.jobs_ms;
-    int nodes = (n + w.executors_per_node - 1) / w.executors_per_node + 1;
+    // Executor hosts and the driver's; in local mode the driver is the one node.
+    int nodes = widest == 0 ? 1 : (n + w.executors_per_node - 1) / w.executors_per_node + 1;
     row.node_hours = static_cast<double>(row.wall_ms) / 3.6e6 * nodes;
     w.rows.push_back(row);
   }

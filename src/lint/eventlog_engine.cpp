@@ -75,10 +75,18 @@ EventLogResult analyze_application(eventlog::Application app, const LintOptions&
   lint_executed_plans(result.app, options, plan_findings);
   // A rule that already judged this execution's plan from what it measured (missing-broadcast from
   // the sizes its exchanges wrote) knows more than its plan-text form: the same join is one finding.
-  std::set<std::pair<const RuleInfo*, std::uint32_t>> measured;
-  for (const auto& f : findings) measured.insert({f.diagnostic.rule, f.diagnostic.location.line});
-  for (auto& f : plan_findings)
-    if (measured.count({f.diagnostic.rule, f.diagnostic.location.line}) == 0) findings.push_back(std::move(f));
+  // Each measured finding stands for one plan-text finding of its rule and plan (in plan order);
+  // a join only the plan text shows is still reported.
+  std::map<std::pair<const RuleInfo*, std::uint32_t>, int> measured;
+  for (const auto& f : findings) ++measured[{f.diagnostic.rule, f.diagnostic.location.line}];
+  for (auto& f : plan_findings) {
+    auto it = measured.find({f.diagnostic.rule, f.diagnostic.location.line});
+    if (it != measured.end() && it->second > 0) {
+      --it->second;
+      continue;
+    }
+    findings.push_back(std::move(f));
+  }
   if (options.enabled(event_log_syntax_rule())) {
     for (const auto& p : result.app.problems) {
       if (p.line == 0) continue;

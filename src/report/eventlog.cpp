@@ -99,7 +99,7 @@ std::string render_eventlog_summary(const EventLogResult& r, bool markdown) {
                      counted(app.sql.size(), "SQL execution"));
   {
     int added = 0, removed = 0;
-    for (const auto& c : app.executors) (c.cores >= 0 ? added : removed) += 1;
+    for (const auto& c : app.executors) (c.added ? added : removed) += 1;
     if (added > 0)
       out += fmt::format("Executors: {} added, {} removed over the run; at most {} at once\n", added, removed,
                          counted(app.max_cores(), "core"));

@@ -22,8 +22,6 @@ std::string change(double before, double after) {
   return fmt::format("{:+.0f} %", 100.0 * (after - before) / before);
 }
 
-double skew(const Stage& s) { return s.q.median > 0 ? static_cast<double>(s.q.max) / s.q.median : 0.0; }
-
 struct Totals {
   std::int64_t stage_ms = 0;
   std::uint64_t shuffle = 0, spill = 0, input = 0, input_records = 0;
@@ -124,9 +122,12 @@ std::string render_eventlog_compare(const EventLogResult& before, const EventLog
   row({"diagnoses", std::to_string(before.findings.size()), std::to_string(after.findings.size()), ""});
 
   // The same work, matched by what it was (not by stage id, which a changed plan renumbers).
-  out += markdown ? "\n### The same work, before and after\n\n| work | stages | before | after | change | plan |\n"
-                    "|---|---|---|---|---|---|\n"
-                  : "\nThe same work, before and after (SQL executions by description, other stages by call site)\n\n";
+  out += markdown
+             ? "\n### The same work, before and after\n\n| work | stages | before | after | change | plan |\n"
+               "|---|---|---|---|---|---|\n"
+             : "\nThe same work, before and after (SQL executions by description, other stages by call site)\n\n"
+               "  work                                             stages   before        after         change      "
+               "plan\n";
   std::vector<Work> wb = work_of(b), wa = work_of(a);
   std::map<std::string, const Work*> after_by_key;
   for (const auto& w : wa) after_by_key[w.key] = &w;

@@ -124,7 +124,7 @@ std::string configuration(const eventlog::Application& app) {
 // Cores alive over the run, as a step line, with the executors added and removed.
 std::string executors(const eventlog::Application& app) {
   int added = 0, removed = 0;
-  for (const auto& c : app.executors) (c.cores >= 0 ? added : removed) += 1;
+  for (const auto& c : app.executors) (c.added ? added : removed) += 1;
   std::string out = fmt::format("<p>{} added, {} removed; at most {} at once.</p>\n", counted(added, "executor"),
                                 removed, counted(app.max_cores(), "core"));
   std::int64_t t0 = app.started > 0 ? app.started : app.first_event_time, span = app.duration_ms();
