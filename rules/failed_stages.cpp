@@ -32,7 +32,8 @@ the job's code or data (which retries do not mend). A finding that explains unde
 info, unless it ended the run (its job failed and no later job succeeded). Stages that were only
 cancelled (the application shutting down after the failure that ended it, a job group or notebook
 cell the user cancelled, a job killed from the UI) did not fail and are not reported. When the
-stage finished, its failed attempts were mended by retries: the fix says it was a transient fault. The time it explains
+stage finished, its failed attempts were mended by retries: the fix says it was a transient fault,
+and when those attempts ran under a second in all there is no finding. The time it explains
 is the time the failed and killed tasks ran (speculative copies that lost the race apart), spread over the application's cores, plus, for a
 retried stage, the duration of the attempts before the last.
 
@@ -157,6 +158,8 @@ void check_failed_stages(EventLogContext& ctx) {
     if (bad_tasks == 0 && (s.failure_reason.find("cancelled") != std::string::npos ||
                            s.failure_reason.find("killed via the Web UI") != std::string::npos))
       continue;
+    // Failed attempts the retries mended within a second of task time cost nothing to act on.
+    if (s.failed_attempts == 0 && wasted_ms < 1000) continue;
     Failure f;
     f.stage = &s;
     f.reasons = s.failure_reason;
