@@ -15,7 +15,6 @@ using namespace planlint::lint;  // findings, results and rule metadata: what a 
 namespace {
 
 using eventlog::Application;
-using eventlog::Stage;
 
 std::string change(double before, double after) {
   if (before <= 0) return after > 0 ? "new" : "-";
