@@ -61,7 +61,7 @@ std::string timeline(const eventlog::Application& app) {
 }
 
 std::string histogram(const eventlog::Stage& s) {
-  constexpr int kBins = 30, kWidth = 420, kHeight = 120;
+  constexpr int kBins = 30, kWidth = 420, kHeight = 120, kTop = 16;  // kTop: room for the count above the bars
   if (s.durations.empty()) return {};
   std::vector<int> bins(kBins, 0);
   double top = std::max<double>(1.0, s.q.max);
@@ -69,7 +69,7 @@ std::string histogram(const eventlog::Stage& s) {
   int most = *std::max_element(bins.begin(), bins.end());
   std::string svg =
       fmt::format("<figure><svg width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"task durations of stage {}\">\n",
-                  kWidth, kHeight + 36, s.id);
+                  kWidth, kTop + kHeight + 36, s.id);
   svg += fmt::format("<text x=\"2\" y=\"10\" font-size=\"11\">{} tasks</text>\n", most);
   double bw = static_cast<double>(kWidth) / kBins;
   for (int i = 0; i < kBins; ++i) {
@@ -77,9 +77,9 @@ std::string histogram(const eventlog::Stage& s) {
     svg += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"#5cb85c\"><title>{} "
         "tasks</title></rect>\n",
-        i * bw, kHeight - h, bw - 1, h, bins[i]);
+        i * bw, kTop + kHeight - h, bw - 1, h, bins[i]);
   }
-  svg += time_axis(0, kWidth - 1, kHeight, static_cast<std::int64_t>(top), "task duration (bar height: tasks)");
+  svg += time_axis(0, kWidth - 1, kTop + kHeight, static_cast<std::int64_t>(top), "task duration (bar height: tasks)");
   svg += "</svg>\n";
   svg += fmt::format("<figcaption>stage {} ({}): {}; min {}, p25 {}, median {}, p75 {}, max {}</figcaption></figure>\n",
                      s.id, esc(s.name), counted(s.durations.size(), "successful task"), format_ms(s.q.min),
